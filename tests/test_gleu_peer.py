@@ -50,3 +50,17 @@ def test_same_output_as_the_gleu_package(peer, conll14, monkeypatch, command, pe
     expected = run_peer(peer, command, common + peer_options, conll14)
     assert expected.strip()
     assert run_ours(common + our_options, conll14, monkeypatch) == expected
+
+
+@pytest.mark.parametrize("command,peer_options,our_options", [("gleu", ["-m", "-v"], ["-m", "-v"]),
+                                                              ("sgleu", ["-v"], ["--sentence", "-v"])])
+def test_verbose_tables_to_the_last_digit(peer, tmp_path, monkeypatch, command, peer_options, our_options):
+    """The BP column at -d 15: the package prints np.exp of the log BP, whose last digits math.exp
+    did not always give (exp(1 - 11/7): ...775915 against ...775930)."""
+    (tmp_path / "src").write_text("a b c d e f g\n", encoding="utf-8")
+    (tmp_path / "ref").write_text("a b c d e f g h i j k\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("a b c d e f g\n", encoding="utf-8")
+    common = ["-s", "src", "-r", "ref", "-o", "hyp", "-d", "15"]
+    expected = run_peer(peer, command, common + peer_options, tmp_path)
+    assert "56.471812200775915" in expected
+    assert run_ours(common + our_options, tmp_path, monkeypatch) == expected

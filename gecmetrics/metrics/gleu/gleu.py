@@ -10,7 +10,6 @@ NumPy draws) or take the best one (SPEC 2.4); sentence scores follow SPEC 2.5. T
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -240,7 +239,7 @@ def result_fields(layout: GLEULayout, sums: np.ndarray, reported: np.ndarray | N
     hypothesis_length, reference_length = (second, first) if swapped else (first, second)
     return {"match": match, "penalty": penalty, "numerator": numerator, "denominator": denominator,
             "hypothesis_length": float(hypothesis_length), "reference_length": float(reference_length),
-            "brevity_penalty": math.exp(brevity), "log_brevity_penalty": brevity}
+            "brevity_penalty": float(np.exp(brevity)), "log_brevity_penalty": brevity}  # (np.exp: the package's last digits)
 
 
 def result_of(layout: GLEULayout, sums: np.ndarray, signature: str, settings: dict,
