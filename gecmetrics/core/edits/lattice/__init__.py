@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .alignment import MAX_GRID_CELLS, AlignmentTooLarge
-from .build import DEFAULT_ARC_BUDGET, WIDE_LATTICE, build_lattice
+from .build import DEFAULT_ARC_BUDGET, build_lattice
 from .compact import compact_path
 from .edits import EPSILON, GoldEdit, SystemEdit, match_in_order, matched_gold
 from .exact import exact_best_path
@@ -63,5 +63,5 @@ def compact_best_path(lattice: EditLattice, gold: Sequence[GoldEdit]) -> list[Sy
 
 
 __all__ = ["AlignmentTooLarge", "CompactLattice", "DEFAULT_ARC_BUDGET", "EPSILON", "EditLattice", "ExactLattice",
-           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit", "WIDE_LATTICE",
+           "GoldEdit", "LatticeMode", "MAX_GRID_CELLS", "SplitLattice", "SystemEdit",
            "best_edit_sequence", "build_lattice", "compact_best_path", "match_in_order", "matched_gold"]
