@@ -98,11 +98,9 @@ def close_opened() -> None:
     keep its connection until a garbage collection that never comes), so the write-ahead log was
     never folded into the database (a copy of the folder without its ``-shm``, or a read-only
     one, then read as empty)."""
-    for key, (pid, conn) in list(_LIVE.items()):
+    for pid, conn in list(_LIVE.values()):
         if pid == os.getpid():
-            with contextlib.suppress(sqlite3.Error):
-                conn.close()
-            _LIVE.pop(key, None)
+            _closed(conn)
 
 
 def _closed(conn: sqlite3.Connection) -> None:

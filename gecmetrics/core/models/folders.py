@@ -8,8 +8,15 @@ from pathlib import Path
 from typing import Callable
 
 _FINGERPRINTS: dict[tuple, str] = {}
-"""Fingerprints made in this process, by folder and each file's inode, size, modification and
-change times (a file written again changes its change time, which no tool sets back)."""
+"""Fingerprints made in this process, by :func:`files_stamp`."""
+
+
+def files_stamp(folder: str | os.PathLike[str], paths: list[Path]) -> tuple:
+    """What tells, within a process, that files of a folder are unchanged: the folder, and each
+    file's name (relative to it), inode, size, modification and change times (a file written
+    again changes its change time, which no tool sets back)."""
+    return (os.path.abspath(folder), *((str(path.relative_to(folder)), info.st_ino, info.st_size, info.st_mtime_ns,
+                                        info.st_ctime_ns) for path, info in ((path, path.stat()) for path in paths)))
 
 
 def folder_fingerprint(folder: str | os.PathLike[str], skip: Callable[[str], bool] | None = None) -> str:
@@ -20,15 +27,13 @@ def folder_fingerprint(folder: str | os.PathLike[str], skip: Callable[[str], boo
     cached answers); kept for the process while no file changes."""
     paths = [path for path in sorted(Path(folder).iterdir())
              if path.is_file() and not (skip is not None and skip(path.name))]
-    stamp = (os.path.abspath(folder), *((path.name, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-                                        for path, info in ((path, path.stat()) for path in paths)))
-    if stamp in _FINGERPRINTS:
-        return _FINGERPRINTS[stamp]
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
-        hash_file(digest, path)
-    _FINGERPRINTS[stamp] = digest.hexdigest()
+    stamp = files_stamp(folder, paths)
+    if stamp not in _FINGERPRINTS:
+        digest = hashlib.sha256()
+        for path, (_, _, size, _, _) in zip(paths, stamp[1:]):
+            digest.update(f"{path.name}\0{size}\0".encode())
+            hash_file(digest, path)
+        _FINGERPRINTS[stamp] = digest.hexdigest()
     return _FINGERPRINTS[stamp]
 
 

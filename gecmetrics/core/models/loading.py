@@ -432,9 +432,8 @@ def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
 
 
 _DIGESTS: dict[tuple, str | None] = {}
-"""Weight digests made in this process, by folder and each weight file's inode, size,
-modification and change times: a run that checks a model's identity before loading it hashes
-its weights once."""
+"""Weight digests made in this process, by :func:`~.folders.files_stamp` of the weight files: a
+run that checks a model's identity before loading it hashes its weights once."""
 
 
 def weight_paths(folder: Path) -> list[Path]:
@@ -456,17 +455,15 @@ def weight_paths(folder: Path) -> list[Path]:
 def weights_digest(folder: Path) -> str | None:
     """SHA-256 (first 12 hex digits) of the weight files of a model folder (:func:`weight_paths`),
     or None."""
-    from .folders import hash_file
+    from .folders import files_stamp, hash_file
 
     paths = weight_paths(folder)
-    stamp = (os.path.abspath(folder), *((str(path.relative_to(folder)), info.st_ino, info.st_size, info.st_mtime_ns,
-                                         info.st_ctime_ns) for path, info in ((path, path.stat()) for path in paths)))
-    if stamp in _DIGESTS:
-        return _DIGESTS[stamp]
-    digest = hashlib.sha256()
-    for path in paths:
-        hash_file(digest, path)
-    _DIGESTS[stamp] = digest.hexdigest()[:12] if paths else None
+    stamp = files_stamp(folder, paths)
+    if stamp not in _DIGESTS:
+        digest = hashlib.sha256()
+        for path in paths:
+            hash_file(digest, path)
+        _DIGESTS[stamp] = digest.hexdigest()[:12] if paths else None
     return _DIGESTS[stamp]
 
 
