@@ -31,6 +31,14 @@ def escaped_cell(text: Any, backslash: bool = True) -> str:
     return text
 
 
+def number_label(value: float) -> str:
+    """A number as labels and signatures write it: ``%g`` (``0.5``, ``2``, ``1e-07``, ``inf``)
+    when that reads back as the same float, else the shortest text that does (``0.80000001``,
+    not ``0.8``): two settings that can give different scores never share a label."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(float(value))
+
+
 def round_half_up(value: float, digits: int, exponent: bool = False) -> str:
     """``value`` rounded half up to ``digits`` decimals, from its shortest repr (as the
     gleu and GREEN packages round), in fixed point; ``exponent``: as those packages print it,

@@ -22,6 +22,7 @@ import numpy as np
 from ..core import fscore
 from ..core.checks import check_flag
 from ..core.edits.blocks import Block, Edit, blocks_name, check_blocks, the_reference
+from ..core.table import number_label
 from ..core.edits.cherrant import ANSWER_NUMBERS
 from ..core.edits.compare import (AVERAGES, MODES, UNKNOWN_TYPE, CategoryCounts, EditComparison, EditTable,
                                   ErrantStatistics, ReferenceTables, SentenceTrace, choose_pairs_macro,
@@ -464,7 +465,7 @@ class EditComparisonMetric(TypeAveragedMetric):
 
     def column_names(self) -> list[str]:
         s = self.settings
-        tokens = [f"F{s.beta:g}"] + ([s.mode] if s.mode != "cs" else [])
+        tokens = [f"F{number_label(s.beta)}"] + ([s.mode] if s.mode != "cs" else [])
         tokens += [word for word, on in (("single", s.single), ("multi", s.multi), ("macro", self.macro)) if on]
         tokens += [f"cat:{level}" for level in [grouping_level(s.category_level)] if level]
         return [" ".join(tokens + (["filt:" + ",".join(s.filter_types)] if s.filter_types else []))]

@@ -15,6 +15,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.table import number_label
 from ..errors import shown
 
 ENTRY_POINT_GROUP = "gecmetrics.metrics"
@@ -73,7 +74,7 @@ def _show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "/".join(_show(v) for v in value)
     if isinstance(value, float):
-        return f"{value:g}"
+        return number_label(value)
     if value is None:
         return "none"
     return str(value).lower() if isinstance(value, bool) else str(value)

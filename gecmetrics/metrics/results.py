@@ -11,7 +11,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Seque
 from ..version import __version__
 from ..core.checks import check_count, check_flag
 from ..core.lines import unordered
-from ..core.table import ScoreFormat, scaled_number
+from ..core.table import ScoreFormat, number_label, scaled_number
 from ..errors import InputError, kind_of, plural, shown
 
 
@@ -210,7 +210,7 @@ class PRFResult(OneScore):
 
     def headline(self) -> str:
         beta = self.f_beta()
-        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else f"{self.name} F"
+        title = f"{self.name} F{number_label(beta)}" if isinstance(beta, (int, float)) else f"{self.name} F"
         values = (self.f, self.precision, self.recall)  # type: ignore[attr-defined]
         f, p, r = (shown_score(x, rounds_to=self.rounds_to) for x in values)
         return f"{title} = {f} (P {p}, R {r})"

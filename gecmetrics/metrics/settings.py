@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 from ..errors import InputError, large_count, shown as shown_value
 from ..core.checks import check_beta, check_finite_non_negative, check_seed, plain_number
 from ..core.models.runtime import check_device
+from ..core.table import number_label
 from ..io.text import first_repeated
 
 _META = "gecmetrics"
@@ -159,12 +160,13 @@ def _plain(value: Any) -> Any:
 
 
 def signature_value(value: Any) -> str:
-    """A setting as a signature shows it: numbers as ``%g``, booleans as yes/no, several values
+    """A setting as a signature shows it: numbers as ``%g`` unless that rounds them
+    (:func:`~gecmetrics.core.table.number_label`), booleans as yes/no, several values
     joined by ``,``, None as ``none``."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:g}"
+        return number_label(value)
     if isinstance(value, (list, tuple)):
         return ",".join(signature_value(item) for item in value)
     return "none" if value is None else str(value)

@@ -635,8 +635,7 @@ def _settings_suffix(settings: list[tuple[str, Any]]) -> str:
     parts, exact = [], True
     for key, value in settings:
         items = value if isinstance(value, (list, tuple)) else (value,)
-        text = "_".join(signature_value(item) if not isinstance(item, float) or float(signature_value(item)) == item
-                        else repr(item) for item in items)  # %g, unless it would round the value
+        text = "_".join(map(signature_value, items))  # %g, unless it would round the value
         if not _PLAIN_VALUE.fullmatch(text):
             exact = False
             text = re.sub(r"[^A-Za-z0-9._]", "_", text)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core.checks import check_flag, check_fraction, check_seed
 from ..core.resampling import Resampler
-from ..core.table import scaled_number
+from ..core.table import number_label, scaled_number
 from ..errors import InputError
 from .significance import (SIGNIFICANCE_LEVEL, SystemSignificance, check_samples,
                            Drawn, drawn, paired_signature, percentile_interval, p_value, warn_if_few_resamples,
@@ -265,7 +265,7 @@ def all_pairs_from_draws(resampler: Resampler, names: Sequence[str], draws: Draw
         systems.append(SystemSignificance(name, scores[k], mean, (lower, upper)))
     clusters = clusters_of(names, scores, {key: adjusted[key] < level for key in keys}, higher_is_better)
     signature = paired_signature(resampler.signature, method, samples, interval_samples, seed, strict)
-    signature = signature.with_fields(("pairs", "all"), ("correction", correction), ("sig-level", f"{level:g}"))
+    signature = signature.with_fields(("pairs", "all"), ("correction", correction), ("sig-level", number_label(level)))
     settings = {"method": method, "samples": samples, "confidence_samples": interval_samples, "seed": seed,
                 "strict": strict, "correction": correction, "level": level}
     return AllPairsResult(method, samples, interval_samples, seed, correction, level, resampler.label, systems, pairs,

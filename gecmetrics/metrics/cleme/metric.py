@@ -23,7 +23,7 @@ from ..base import Metric, checked_corpus
 from ..results import CorpusSums, OneScore, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import Settings, choice, parse_beta, parse_bool, parse_floats, setting, setting_label, unless
 from ...core.lang import DEFAULT_LANGUAGE, language_class, parse_lang
-from ...core.table import scaled_number
+from ...core.table import number_label, scaled_number
 from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
@@ -119,7 +119,7 @@ class ChunkSettings(Settings):
         if self.weighting is None:
             return "length"
         curves = self.weighting.to_dict()
-        return "length," + ",".join(f"{k}=" + "/".join(f"{x:g}" for x in v) for k, v in curves.items())
+        return "length," + ",".join(f"{k}=" + "/".join(map(number_label, v)) for k, v in curves.items())
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -173,7 +173,7 @@ class ChunkResult(OneScore):
     def headline(self) -> str:
         """``CLEME F0.5 = 40.12 (P 45.00, R 28.71)``, ``CLEME2 = 60.10 (HC 30.00, ...)``."""
         beta = self.settings.get("beta") if isinstance(self.settings, dict) else None
-        title = f"{self.name} F{beta:g}" if isinstance(beta, (int, float)) else self.name
+        title = f"{self.name} F{number_label(beta)}" if isinstance(beta, (int, float)) else self.name
         more = ", ".join(f"{label} {shown_score(float(getattr(self, key)), rounds_to=self.rounds_to)}"
                          for key, label in self.shown)
         return f"{title} = {shown_score(self.score, rounds_to=self.rounds_to)}" + (f" ({more})" if more else "")
@@ -454,7 +454,7 @@ class CLEME(ChunkMetric):
         return f, precision, recall, accuracy(*values[:4])
 
     def column_names(self) -> list[str]:
-        return [" ".join([f"F{self.settings.beta:g}", *self.label_tokens()])]
+        return [" ".join([f"F{number_label(self.settings.beta)}", *self.label_tokens()])]
 
 
 class CLEME2(ChunkMetric):
@@ -482,13 +482,18 @@ class CLEME2(ChunkMetric):
         """How chunks weigh, and the factors of the aggregate (the official ones of the level
         when none are given)."""
         f = self.settings.aspect_factors
-        return [*super().signature_extra(references), ("factors", f"{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}")]
+        return [*super().signature_extra(references), ("factors", _factors_text(f))]
 
     def column_names(self) -> list[str]:
         f = self.settings.factors
-        tokens = self.label_tokens() + ([] if f is None else [f"factors:{f.hit:g}/{f.wrong:g}/{f.under:g}/{f.over:g}"])
+        tokens = self.label_tokens() + ([] if f is None else [f"factors:{_factors_text(f)}"])
         return [" ".join(tokens)] if tokens else []
 
 
 def _counts(totals: ChunkTotals) -> tuple[float, ...]:
     return totals.tp, totals.fp, totals.fn, totals.tn, totals.fp_necessary, totals.fp_unnecessary
+
+
+def _factors_text(factors: Any) -> str:
+    """CLEME2.0's four factors as signatures and labels write them: ``0.45/0.35/0.15/0.05``."""
+    return "/".join(map(number_label, (factors.hit, factors.wrong, factors.under, factors.over)))

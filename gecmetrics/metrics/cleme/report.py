@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ...core.table import ScoreFormat, Table, scaled, unit_header
+from ...core.table import ScoreFormat, Table, number_label, scaled, unit_header
 
 from .chunking import SentenceChunks
 
@@ -71,7 +71,7 @@ def score_table(metric: Any, results: Sequence[tuple[str, Any]], digits: int, sc
     count_digits = digits if count_digits is None else count_digits
     columns = CLEME2_COLUMNS if metric.name == "cleme2" else CLEME_COLUMNS
     fractions = results[0][1].fractions if results else ()
-    labels = [f"F{metric.settings.beta:g}" if name == "f" else label for label, name in columns]
+    labels = [f"F{number_label(metric.settings.beta)}" if name == "f" else label for label, name in columns]
     labels = [unit_header(label, scale) if name in fractions else label for label, (_, name) in zip(labels, columns)]
     rounds_to = metric.rounds_to  # at 4 decimals (of the fractions, and the counts) CLEME's figures
     rows = [[path, *(scaled(result.values[name], digits, scale, rounds_to=rounds_to) if name in fractions

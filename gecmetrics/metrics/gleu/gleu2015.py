@@ -24,6 +24,7 @@ from ..results import CorpusSums
 from ...errors import InputError, shown
 from ..settings import flag_as, parse_bool, parse_finite_non_negative, setting, setting_label
 from ...core.ngrams import EncodedCorpus, EncodedText
+from ...core.table import number_label
 from ..ngram import NgramMetric, NgramSettings
 from .gleu import (GLEULayout, GLEUResult, GLEUSentenceScores, corpus_gleu, refuse_smoothed_corpus, result_fields,
                    result_of)
@@ -158,7 +159,7 @@ class GLEU2015(NgramMetric):
         return [("variant", "gleu0"), *super().signature_extra(references)]
 
     def column_names(self) -> list[str]:
-        return [" ".join([f"l{self.settings.lambda_:g}", *self.settings.label_tokens()])]
+        return [" ".join([f"l{number_label(self.settings.lambda_)}", *self.settings.label_tokens()])]
 
     def paired_label(self, column: int = 0) -> str:
         """The signature's name (``GLEU``)."""

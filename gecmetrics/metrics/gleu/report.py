@@ -6,7 +6,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...core.table import AS_THE_PACKAGES_PRINT as printed, Table, score_lines
+from ...core.table import AS_THE_PACKAGES_PRINT as printed, Table, number_label, score_lines
 
 
 def gleu_table(result, digits: int) -> Table:
@@ -42,7 +42,7 @@ class GLEUReport:
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str] | None:
         """The header line of several gleu0 lambdas (one column each); none for one metric."""
-        return ["lambda"] + [f"{m.lambda_:g}" for m in metrics] if len(metrics) > 1 else None
+        return ["lambda"] + [number_label(m.lambda_) for m in metrics] if len(metrics) > 1 else None
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
                     verbose: bool) -> str | list[str | Table]:
@@ -52,7 +52,7 @@ class GLEUReport:
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for metric, result in zip(metrics, per_metric):
-                lines.append(name + (f"\tlambda={metric.lambda_:g}" if len(metrics) > 1 else ""))
+                lines.append(name + (f"\tlambda={number_label(metric.lambda_)}" if len(metrics) > 1 else ""))
                 lines.append(gleu_table(result, digits))
                 if result.iterations > 1:  # (our line, not the package's: x100 unless --scale 1, as the scores)
                     mean, std, low, high = (printed.scaled(x, digits, self.scale)

@@ -17,7 +17,7 @@ from ...core.checks import check_count
 from ..results import CorpusSums, Result, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import parse_betas, setting
 from ...core.ngrams import EncodedCorpus, EncodedText
-from ...core.table import scaled_number
+from ...core.table import number_label, scaled_number
 from ..ngram import NgramMetric, NgramSettings
 
 REGIONS = ("tk", "td", "ti", "od", "oi", "ud", "ui")
@@ -181,7 +181,7 @@ class GREENSentenceScores(SentenceScores):
 
 def beta_label(beta: float) -> str:
     """How a beta is written in headers and signatures: ``0.5``, ``2``, ``inf``."""
-    return f"{beta:g}"
+    return number_label(beta)
 
 
 @dataclass(frozen=True)

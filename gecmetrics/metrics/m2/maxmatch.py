@@ -17,6 +17,7 @@ from ...io.corpus import Corpus
 
 from ...core.checks import check_beta_number, check_count, check_flag
 from ...core.lines import check_lines
+from ...core.table import number_label
 from ...errors import InputError, LineRefused, plural
 from ..settings import Settings, choice, flag_as, non_negative_int, parse_beta, parse_bool, setting, unless
 from ...core import fscore
@@ -302,7 +303,7 @@ class M2Scorer(TypeAveragedMetric):
 
     def column_names(self) -> list[str]:
         s = self.settings
-        tokens = [f"F{s.beta:g}"] + (["macro"] if self.macro else [])
+        tokens = [f"F{number_label(s.beta)}"] + (["macro"] if self.macro else [])
         tokens += [f"cat:{level}" for level in [grouping_level(s.category_level)] if level]
         if s.max_unchanged_words != 2:
             tokens.append(f"mu{s.max_unchanged_words}")

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Sequence
 from ...core import fscore
 from ...core.edits.blocks import ALTERNATIVE_SEPARATOR, DELETION, Edit
 from ...core.edits.lattice import GoldEdit, SystemEdit, matched_gold
+from ...core.table import number_label
 from ...core.edits.maxmatch import python2_strip
 from ...core.table import ScoreFormat, Table, python2_str, scaled, unit_header
 from .maxmatch import M2Result, SentenceDetail, precision_recall_f
@@ -118,7 +119,7 @@ class M2Report:
         """-cat: the corpus table has a row per system and error type group (then its total)."""
 
     def header(self, beta: float) -> list[str]:
-        return [unit_header(name, self.scale) for name in ("precision", "recall", f"f{beta:g}")]
+        return [unit_header(name, self.scale) for name in ("precision", "recall", f"f{number_label(beta)}")]
 
     def corpus_text(self, metrics: Sequence[Any], names: Sequence[str], results: Sequence[list], digits: int,
                     verbose: bool) -> Table:
@@ -152,7 +153,7 @@ def type_table(names: Sequence[str], results: Sequence[M2Result], level: int, sc
     ``rounds_to``: the metric's (:func:`gecmetrics.core.table.scaled`)."""
     beta = results[0].beta if results else 0.5
     header = ["system", "category", "TP", "FP", "FN",
-              *(unit_header(name, scale) for name in ("precision", "recall", f"f{beta:g}"))]
+              *(unit_header(name, scale) for name in ("precision", "recall", f"f{number_label(beta)}"))]
     rows = []
     for name, result in zip(names, results):
         for error_type, c in sorted(result.grouped_categories(level).items()):

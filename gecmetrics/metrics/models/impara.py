@@ -24,7 +24,11 @@ Departures from impara.py that do not change a score beyond float32 rounding: ea
 sentence is embedded once (the sources once for all systems), each distinct hypothesis rated
 once, and only when its similarity passes the threshold (otherwise its score is 0 whatever the
 rating); batches are sorted by length and padded to their longest input (impara.py pads to 128);
-the cosine and sigmoid are computed in float64 from the float32 model outputs; any device
+the cosine and sigmoid are computed in float64 from the float32 model outputs (impara.py's
+float32 cosine, compared with the threshold rounded to float32, can fall on the other side of a
+threshold within about 1e-7 of it: that sentence then scores its rating on one side and 0 on
+the other; equal sentences get float32 cosines of 0.99999988 to 1.0000001 there, so thresholds
+from about 0.9999998 gate them by rounding in impara.py, never here); any device
 (impara.py calls ``.cuda()``). impara.py reads its files with ``read().rstrip().split('\\n')``,
 so it drops empty lines at the end of a file (a system that outputs nothing, like CoNLL-2014's
 NULL, then fails there); here every sentence is scored, an empty one as ``[CLS] [SEP]``.
@@ -44,6 +48,7 @@ import numpy as np
 from ...core.cache import Cache
 from ...core.checks import check_count
 from ...core.models.runtime import check_installed
+from ...core.table import number_label
 from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
                                       check_max_length, check_parallel, check_texts,
                                       corpus_mean, input_keys, mean_pooling_forward, regression_forward, run_batches)
@@ -173,7 +178,7 @@ class IMPARAScorer:
             else {"se_model": "none"}
         return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], **se,
                 **({"pooling": self.qe.pooling} if self.qe.pooling else {}), "tokenizer": self.tokenizer_name,
-                "threshold": "none" if self.threshold is None else f"{self.threshold:g}",
+                "threshold": "none" if self.threshold is None else number_label(self.threshold),
                 "max_length": str(self.max_length), "dtype": str(self.qe.dtype).removeprefix("torch.")}
 
     def _embed(self, texts: list[str]) -> None:

@@ -46,6 +46,7 @@ from typing import Any, Callable, Hashable, Iterator, Sequence
 import numpy as np
 
 from ...core.models.runtime import DTYPES
+from ...core.table import number_label
 from ...errors import InputError, kind_of
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
@@ -111,15 +112,16 @@ def parse_threshold(name: str, value: Any) -> float:
 
 
 def parse_gate(name: str, value: Any) -> float | None:
-    """IMPARA's similarity threshold: a finite number up to 1 (a cosine similarity is never above
-    1: every hypothesis would score 0), or ``none`` (None): no similarity gate, as IMPARA-GED
-    runs (gec-metrics' ``threshold=-999.0``, accepted too)."""
+    """IMPARA's similarity threshold: a finite number below 1 (a cosine similarity is at most 1;
+    impara.py's float32 cosine of equal sentences rounds to either side of 1, so its scores at 1
+    or more count rounding), or ``none`` (None): no similarity gate, as IMPARA-GED runs
+    (gec-metrics' ``threshold=-999.0``, accepted too)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "off")):
         return None
     number = parse_threshold(name, value)
     if number >= 1:
-        raise InputError(f"{setting_label(name)} must be below 1 (no similarity is above 1: every hypothesis would "
-                         f"score 0), got {value!r}")
+        raise InputError(f"{setting_label(name)} must be below 1 (a cosine similarity is at most 1: only the "
+                         f"original's float32 rounding passes some sentences there), got {value!r}")
     return number
 
 
@@ -565,7 +567,7 @@ class SOME(ModelMetric):
     def column_names(self) -> list[str]:
         weights = self.settings.weights
         default = SOMESettings.__dataclass_fields__["weights"].default
-        return [] if weights == default else [f"w{'/'.join(f'{w:g}' for w in weights)}"]
+        return [] if weights == default else [f"w{'/'.join(map(number_label, weights))}"]
 
 
 class IMPARA(ModelMetric):

@@ -35,6 +35,7 @@ import numpy as np
 from ...core.cache import Cache
 from ...core.checks import check_count
 from ...core.models.runtime import check_installed
+from ...core.table import number_label
 from ...core.models.inference import (REGRESSION_NAMESPACE, Encoder, ModelOnUse, cached_values, check_cache,
                                       check_max_length, check_parallel, corpus_mean,
                                       input_keys, regression_forward, run_batches)
@@ -140,7 +141,7 @@ class SOMEScorer:
             items[f"{head}_model"] = loaded.name
             items[f"{head}_weights"] = loaded.fingerprint[:12]
         items.update(tokenizer=self.tokenizer_name, max_length=str(self.max_length),
-                     weights=f"{self.weights.grammar:g},{self.weights.fluency:g},{self.weights.meaning:g}",
+                     weights=",".join(map(number_label, (self.weights.grammar, self.weights.fluency, self.weights.meaning))),
                      dtype=str(self.models["grammar"].dtype).removeprefix("torch."))
         return items
 

@@ -8,11 +8,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.fscore import CANDIDATE
-from ...core.table import ScoreFormat, Table, scaled_number
+from ...core.table import ScoreFormat, Table, number_label, scaled_number
 
 
 def _header(metric: Any, scale: float) -> list[str]:
-    return [ScoreFormat.of(metric, scale).header(name) for name in ("precision", "recall", f"f{metric.beta:g}")]
+    return [ScoreFormat.of(metric, scale).header(name) for name in ("precision", "recall", f"f{number_label(metric.beta)}")]
 
 
 def score_table(metric: Any, names: Sequence[str], results: Sequence[Any], digits: int, scale: float = 1.0) -> Table:

@@ -33,6 +33,7 @@ import numpy as np
 from ...io.corpus import Corpus
 
 from ...core.lines import check_lines
+from ...core.table import number_label
 from ...errors import InputError, plural
 from ..results import CorpusSums
 from ..running_f import RunningFMetric, SentenceCounts
@@ -534,7 +535,7 @@ class PTMetric(RunningFMetric):
 
     def column_names(self) -> list[str]:
         s = self.settings
-        tokens = [f"F{s.beta:g}"] + (["corpus"] if s.level == "corpus" else [])
+        tokens = [f"F{number_label(s.beta)}"] + (["corpus"] if s.level == "corpus" else [])
         if s.model != DEFAULT_MODEL:
             tokens.append(os.path.basename(os.path.normpath(s.model)))
         if s.num_layers is not None:
