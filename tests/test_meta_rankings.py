@@ -222,22 +222,36 @@ def test_rank_refuses_zero_trueskill_runs(tmp_path: Path) -> None:
     assert (code, out) == (2, "") and err == "gecmetric: error: --bootstrap: TrueSkill (--ranking ts) needs at least 1 run, got 0\n"
 
 
-def test_a_system_in_no_comparison_is_named(tmp_path: Path) -> None:
-    """A system ranked alone in each of its items got Expected Wins 0, tied with a system that
-    lost every comparison, without a word: `rank` and `meta-eval` now warn, naming it."""
+def test_a_system_in_no_comparison_is_left_out_of_the_ranking(tmp_path: Path) -> None:
+    """A system ranked alone in each of its items is in no comparison GJG15's print_pairs.pl
+    writes, so EW.py, EW.pl and TS.py never see it. It was ranked here with Expected Wins 0 and
+    counted among every system's S - 1 opponents: B C D and E scored 3/4, 2/4, 1/4, 0 where EW.py
+    prints 1, 2/3, 1/3, 0 (found by a differential fuzz against EW.py). It is left out, with a
+    warning naming it, by `rank`, `meta-eval` and the library."""
     from gecmetrics.meta.evaluate import meta_evaluate_judgments
+    from gecmetrics.meta.system_level import correlate_with_judgments
+    from gecmetrics.stats.rankings import expected_wins
 
     path = tmp_path / "single.xml"
     path.write_bytes(b"<r><ranking-item src-id='1'><translation system='A' rank='1'/></ranking-item>\n"
                      b"<ranking-item src-id='1'><translation system='B' rank='1'/><translation system='C' rank='2'/>"
-                     b"<translation system='D' rank='2'/></ranking-item></r>")
-    note = ("single.xml: A is never compared with another system (ranked alone in every item): a score from no "
-            "judgment (Expected Wins 0, TrueSkill's prior)")
-    assert parse_judgments(path.read_bytes(), str(path)).uncompared_note() == note
+                     b"<translation system='D' rank='3'/><translation system='E' rank='4'/></ranking-item></r>")
+    note = ("single.xml: A is never compared with another system (ranked alone in every item): no human score, "
+            "left out of the ranking (GJG15's EW.py, EW.pl and TS.py never see such a system)")
+    judgments = parse_judgments(path.read_bytes(), str(path))
+    assert judgments.uncompared_note() == note and judgments.compared().systems == ("B", "C", "D", "E")
+    with pytest.warns(UserWarning, match="A is never compared"):
+        ranking = expected_wins(judgments, resamples=0)
+    assert ranking.scores == pytest.approx({"B": 1.0, "C": 2 / 3, "D": 1 / 3, "E": 0.0}, abs=1e-15)
     code, out, err = run_cli("rank", "--judgments", str(path), "--bootstrap", "0")
-    assert code == 0 and "|   A    | 0.0000 |" in out and err == f"gecmetric: warning: {note}\n"
-    scores = {"m": {"A": 0.9, "B": 0.8, "C": 0.1, "D": 0.2}}
-    assert note in meta_evaluate_judgments(str(path), scores=scores).warnings
+    assert code == 0 and "|   C    | 0.6667 |" in out and "A " not in out and err == f"gecmetric: warning: {note}\n"
+    scores = {"m": {"A": 0.9, "B": 0.8, "C": 0.1, "D": 0.2, "E": 0.0}}
+    result = meta_evaluate_judgments(str(path), scores=scores)
+    assert note in result.warnings and result.systems == ["B", "C", "D", "E"]
+    del scores["m"]["A"]  # (a score of A is one the judgments cannot rank: an error naming it)
+    with pytest.warns(UserWarning, match="A is never compared"):
+        correlations = correlate_with_judgments(scores, judgments, resampling=None)
+    assert correlations[0].systems == ["B", "C", "D", "E"]
     assert meta_evaluate_judgments(str(path), scores=scores, systems="B,C,D").warnings == [
         "the correlations rest on 3 systems only: with fewer than 5, one system moves them a lot"]
 

@@ -6,7 +6,7 @@ import click
 
 from ..errors import InputError
 from . import main
-from .common import echo_json, echo_warnings, progress_unless
+from .common import echo_json, progress_unless
 from .numbers import INT
 from .progress import quiet_option
 from .shared import chosen_format, digits_option, format_options
@@ -59,9 +59,7 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     else:
         options = {"procedure": ew_procedure, "seed": seed,
                    "resamples": DEFAULT_RESAMPLES if bootstrap is None else bootstrap}
-    result = human_ranking(judgments, ranking, **options)
-    alone = judgments.uncompared_note()
-    echo_warnings([] if alone is None else [f"gecmetric: warning: {alone}"])
+    result = human_ranking(judgments, ranking, **options)  # (warns of systems it leaves out)
     if fmt == "json":
         echo_json(result.to_dict())
         return

@@ -141,17 +141,31 @@ class Judgments:
         """The ``src-id`` of every item, shape (items,)."""
         return np.array([item.src_id for item in self.items], dtype=np.int64)
 
-    def uncompared_note(self) -> str | None:
-        """A warning naming the systems no comparison involves (each item naming them names no
-        other system): their score comes from no judgment (Expected Wins 0, as EW.pl and EW.py
-        give it, tied with a system that lost every comparison); None when there are none."""
+    @property
+    def compared_systems(self) -> tuple[str, ...]:
+        """The systems some comparison involves (named in an item beside another system)."""
         compared = {name for item in self.items if len(item.systems) >= 2 for name in item.systems}
-        alone = [name for name in self.systems if name not in compared]
+        return tuple(name for name in self.systems if name in compared)
+
+    def compared(self) -> "Judgments":
+        """The judgments of the systems a human ranking can place (:attr:`compared_systems`):
+        GJG15's ``print_pairs.pl`` writes comparisons only, so ``EW.py``, ``EW.pl`` and ``TS.py``
+        never see a system ranked alone in every item (it counted among every system's S - 1
+        opponents here, and Expected Wins came out times (S - 2) / (S - 1))."""
+        systems = self.compared_systems
+        return self if len(systems) == len(self.systems) else self.restricted(systems)
+
+    def uncompared_note(self, among: Iterable[str] | None = None) -> str | None:
+        """A warning naming the systems (of ``among``, default all) no comparison involves (each
+        item naming them names no other system): no judgment gives them a human score, and
+        rankings leave them out (:meth:`compared`); None when there are none."""
+        compared = set(self.compared_systems)
+        alone = [name for name in (self.systems if among is None else among) if name not in compared]
         if not alone:
             return None
         return (f"{os.path.basename(self.source)}: {', '.join(alone)} {'is' if len(alone) == 1 else 'are'} never "
-                "compared with another system (ranked alone in every item): a score from no judgment "
-                "(Expected Wins 0, TrueSkill's prior)")
+                "compared with another system (ranked alone in every item): no human score, left out of the "
+                "ranking (GJG15's EW.py, EW.pl and TS.py never see such a system)")
 
     def restricted(self, systems: Iterable[str]) -> "Judgments":
         """The same judgments with only ``systems`` kept in every item (SEEDA's system subsets

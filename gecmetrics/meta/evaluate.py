@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.checks import check_count, check_flag, check_fraction, check_keywords, check_progress, check_seed
 from ..errors import InputError, kind_of, plural
-from ..io.judgments import MAX_SRC_ID, Judgments, read_judgments
+from ..io.judgments import EXCLUDED_USERS, MAX_SRC_ID, Judgments, read_judgments
 from ..io.text import check_sequence, check_system_names, first_repeated
 from ..stats.rankings import (
     DEFAULT_CONFIDENCE,
@@ -268,7 +268,9 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     ({metric: {system: score}}: system level, intervals over judgments only). Judged systems
     without an output are left out with a note (an error when ``systems`` names them); an
     output of a system the judgments do not rank is an error. ``options``, or its fields as
-    keywords: see :class:`JudgmentOptions`. ``jobs`` worker processes (0: one per core) and a
+    keywords: see :class:`JudgmentOptions`; a path is read without the user ``admin``'s items at
+    the system level (as GJG15's scripts read it), with them at the sentence level (as SEEDA's
+    ``corr_sentence.py`` and gec-metrics do). ``jobs`` worker processes (0: one per core) and a
     ``progress`` callback go to :func:`~gecmetrics.run.engine.score_corpus`; ``ranking_progress``
     hears of the TrueSkill runs (``ranking="ts"``)."""
     if options is not None and settings:
@@ -278,15 +280,15 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
         raise InputError(f"options must be JudgmentOptions (or its fields as keywords), got {kind_of(options)}")
     settings = options if options is not None else JudgmentOptions(**settings)
     _check_callbacks(progress, ranking_progress)
-    judgments = judgments if isinstance(judgments, Judgments) else read_judgments(judgments)
+    judgments = judgments if isinstance(judgments, Judgments) else read_judgments(
+        judgments, EXCLUDED_USERS if settings.level == "system" else ())  # (as GJG15's scripts; SEEDA's keep admin)
     provided, named, what = provided_systems(scores, metrics, corpus, scored)
     unjudged = [s for s in named if s not in judgments.systems]
     if unjudged:
         having = "an output file" if what == "an output file" else "scores"
         raise InputError(f"systems the judgments do not rank have {having}: {', '.join(unjudged)}; "
                          f"they rank: {', '.join(judgments.systems)}", judgments.source)
-    choice = choose_systems(judgments.systems, settings.systems, provided, what=what,
-                            where=os.path.basename(judgments.source), system_level=settings.level == "system")
+    judgments, choice, alone = _chosen_systems(judgments, settings, provided, what)
     side = metric_side(scores, metrics, corpus, scored, systems=choice.systems, jobs=jobs, progress=progress)
     result = JudgmentMetaEvaluation(judgments.source, settings.level, choice.subset, choice.systems,
                                     notes=choice.notes + side.notes, warnings=choice.warnings)
@@ -299,7 +301,6 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
         with warnings.catch_warnings(record=True) as caught:  # (few resamples: said with the result's, once
             warnings.simplefilter("always")                 # every check has passed)
             result.ranking = human_ranking(judgments, settings.ranking, **ranking_options)
-        alone = judgments.restricted(choice.systems).uncompared_note()
         result.warnings += [str(warning.message) for warning in caught] + ([] if alone is None else [alone])
         if settings.sentence_ranking is not None:
             side = side.ranked_by_sentences(settings.sentence_ranking, choice.systems)
@@ -308,6 +309,22 @@ def meta_evaluate_judgments(judgments: Judgments | str | os.PathLike, metrics: A
     result.scales, result.rounds_to, result.higher_is_better = side.scales, side.rounds_to, side.higher_is_better
     result.sentence_ranking = side.ranking
     return result
+
+
+def _chosen_systems(judgments: Judgments, settings: JudgmentOptions, provided: Any,
+                    what: str) -> tuple[Judgments, Any, str | None]:
+    """The judgments and systems to meta-evaluate (:func:`choose_systems`); at the system level
+    only the systems a ranking places (:meth:`Judgments.compared`), with a warning naming the
+    chosen ones it cannot place (None when there are none)."""
+    where, system_level = os.path.basename(judgments.source), settings.level == "system"
+    choice = choose_systems(judgments.systems, settings.systems, provided, what=what, where=where,
+                            system_level=system_level)
+    if not system_level:
+        return judgments, choice, None
+    alone, compared = judgments.uncompared_note(among=choice.systems), judgments.compared()
+    if alone is not None:
+        choice = choose_systems(compared.systems, settings.systems, provided, what=what, where=where)
+    return compared, choice, alone
 
 
 def _check_callbacks(progress: Any, ranking_progress: Any) -> None:

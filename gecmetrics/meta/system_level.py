@@ -22,7 +22,7 @@ from ..core.resampling import resamples_needed
 from ..errors import InputError, plural
 from ..io.judgments import Judgments
 from ..io.text import check_sequence, check_system_names
-from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins_of_counts
+from ..stats.rankings import DEFAULT_CONFIDENCE, HumanRanking, expected_wins, ranked_judgments
 from .correlations import CORRELATIONS, MIN_SYSTEMS, WilliamsTest, correlation, correlation_rows, pearson, \
     williams_test
 from .human_tables import SHIPPED_TABLES, HumanTable, load_human
@@ -237,8 +237,7 @@ def human_scores_of(judgments: Judgments, systems: Sequence[str],
                     ranking: HumanRanking | None) -> tuple[str, dict[str, float]]:
     """The human label (EW, TS) and scores of ``systems``: the ranking's, or plain Expected Wins."""
     if ranking is None:
-        plain = expected_wins_of_counts(judgments.pairwise().win_counts())
-        return HUMAN_LABELS["ew"], {s: float(plain[judgments.systems.index(s)]) for s in systems}
+        ranking = expected_wins(judgments, resamples=0)
     if not isinstance(ranking, HumanRanking):
         raise InputError(f"expected a HumanRanking, got {type(ranking).__name__}")
     missing = [s for s in systems if s not in ranking.scores]
@@ -266,6 +265,7 @@ def correlate_with_judgments(metric_scores: Mapping[str, Mapping[str, float]], j
     ``item_rows``, ``sentences``) each correlation gets a bootstrap percentile interval; a
     judgment bootstrap takes the ranking's own resamples or runs when it has them."""
     _check_inputs(judgments, confidence)
+    judgments = ranked_judgments(judgments)
     table = metric_score_table(metric_scores)
     chosen = _systems_to_correlate(table, judgments, systems)
     label, human = human_scores_of(judgments, chosen, ranking)
@@ -301,6 +301,8 @@ def compare_metrics(metric_a: str, metric_b: str, metric_scores: Mapping[str, Ma
     if metric_a == metric_b:
         raise InputError("compare two different metrics")
     table = {metric_a: table[metric_a], metric_b: table[metric_b]}
+    _check_inputs(judgments, confidence)
+    judgments = ranked_judgments(judgments)
     point = correlate_with_judgments(table, judgments, systems, None, ranking=ranking, confidence=confidence)
     chosen = point[0].systems
     differences = {name: point[0].values[name] - point[1].values[name] for name in CORRELATIONS}

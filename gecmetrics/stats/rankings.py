@@ -167,6 +167,15 @@ def _refuse_idle_draw_options(seed: int, confidence: float) -> None:
                          "(give resamples=N for rank ranges)")
 
 
+def ranked_judgments(judgments: Judgments) -> Judgments:
+    """The judgments of the systems a ranking places (:meth:`Judgments.compared`), with a
+    warning naming those it leaves out (ranked alone in every item)."""
+    note = judgments.uncompared_note()
+    if note is not None:
+        warnings.warn(note)
+    return judgments.compared()
+
+
 def _check_systems(judgments: Judgments) -> None:
     if len(judgments.systems) < MIN_RANKED_SYSTEMS:
         raise InputError(f"a ranking needs at least {MIN_RANKED_SYSTEMS} systems, the judgments rank "
@@ -175,14 +184,15 @@ def _check_systems(judgments: Judgments) -> None:
 
 def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int = DEFAULT_RESAMPLES,
                   seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
-    """Expected Wins of every system (``procedure``: ``plain`` or ``bootstrap-mean``, see the
-    module doc), with rank ranges and clusters from ``resamples`` bootstrap resamples of the
+    """Expected Wins of every system some comparison involves (:meth:`Judgments.compared`;
+    ``procedure``: ``plain`` or ``bootstrap-mean``, see the module doc), with rank ranges and clusters from ``resamples`` bootstrap resamples of the
     comparisons (``resamples=0``: none, plain only; then ``seed`` and ``confidence``, which
     would change nothing, must stay at their defaults: another value is an InputError)."""
     if procedure not in EW_METHODS:
         raise InputError(f"unknown Expected Wins procedure {procedure!r}; choose one of: {', '.join(EW_METHODS)}")
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
+    judgments = ranked_judgments(judgments)
     _check_systems(judgments)
     seed = check_seed(seed, "the seed of the bootstrap resamples (--seed)")
     resamples = _check_resamples(resamples, confidence, minimum=0 if procedure == "plain" else 1)
@@ -413,10 +423,12 @@ def trueskill_scores(judgments: Judgments, runs: int = DEFAULT_TS_RUNS, seed: in
     """TrueSkill as GJG15's Makefile runs ``wmt-trueskill/TS.py -n 2 -d 0`` (parameters of
     Sakaguchi et al. 2014: mu 0, sigma 0.5, tau 0, draw probability 0.25, beta = sigma * plays /
     40, plays = comparisons + 1): the score is the mean mu over ``runs`` seeded runs (the
-    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``).
+    Makefile makes 1000), ranges and clusters come from the runs' rankings (``cluster.py``); the
+    systems are those some comparison involves (:meth:`Judgments.compared`).
     ``progress(runs_done, runs, what)`` hears of every run."""
     if not isinstance(judgments, Judgments):
         raise InputError(f"expected Judgments, got {type(judgments).__name__}")
+    judgments = ranked_judgments(judgments)
     _check_systems(judgments)
     _check_resamples(runs, confidence, MAX_TS_RUNS, "gecmetrics.stats.rankings.MAX_TS_RUNS",
                      "the number of TrueSkill runs (--bootstrap N)")
