@@ -29,7 +29,8 @@ SENTENCE_RANKINGS = {"corpus": None, "ew": "ew", "ts": "ts"}
               help="Systems to correlate: base, +INPUT, +fluency, all (default: base where SEEDA's fluency outputs "
                    "are among them, else all), or NAME,NAME,... (each must have scores).")
 @click.option("--scores", "scores_path", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE.tsv",
-              help="System scores: header 'system<TAB>metric1<TAB>metric2...', one row per system.")
+              help="System scores: header 'system<TAB>metric1<TAB>metric2...', one row per system "
+                   "(or, without a header, 'system<TAB>score' rows: the metric is named after the file).")
 @click.option("-s", "--source", default=None, metavar="FILE", help="Source sentences (to score system files here).")
 @click.option("-r", "--reference", "references", cls=GreedyOption, help="Reference files (to score system files here).")
 @click.option("-o", "--hypothesis", "system_files", cls=GreedyOption,
