@@ -41,6 +41,25 @@ def test_an_answer_with_a_huge_target_number_is_a_bad_answer_not_a_traceback():
     assert result.report.bad_answers == {"extra": 2} and len(result.report.failed) == 2
 
 
+def test_an_answer_with_a_huge_integer_score_is_a_bad_answer_not_a_traceback():
+    """math.isfinite of an integer past float's range raised OverflowError out of the judge (a
+    401-digit score is valid JSON, and the answer schema's "integer" allows it); keys are read in
+    ASCII digits only, whole (a fullwidth or Arabic-Indic digit, or a trailing newline, was read
+    as a target number). Found by a differential check against gec-metrics' answer reading."""
+    with pytest.raises(BadAnswer, match=r"target 1: 1\.00e\+400 is outside 1\.\.5") as bad:
+        parse_answer('{"target_score1": 1' + "0" * 400 + ', "target_score2": 3}', 2)
+    assert bad.value.reason == "out-of-range"
+    for key in ("target_score\uff11", "target_score\u0661", "target_score1\n", "target\u0967_score"):
+        with pytest.raises(BadAnswer, match=r"no score for targets \[1\]"):
+            parse_answer(json.dumps({key: 4, "target_score2": 3}), 2)
+    assert parse_answer('{"target_score1": 4.0, "target2_score": 3}', 2) == [4, 3]
+    huge = '{"target_score1": 1' + "0" * 400 + ', "target_score2": 3}'  # (two systems: two targets a prompt)
+    with ChatServer(lambda body, attempt: completion_reply(huge)) as server:
+        backend = make_backend("openai-compatible:m", base_url=server.url, max_retries=0)
+        result = Judge(backend, cache=Cache(enabled=False), answer_retries=0).score(SOURCES, SYSTEMS)
+    assert result.report.bad_answers == {"out-of-range": 2} and len(result.report.failed) == 2
+
+
 def test_an_answer_holding_a_lone_surrogate_is_cached(tmp_path):
     """A reply's "\\ud800" escape decodes to a lone surrogate: storing the answer raised
     UnicodeEncodeError (a traceback of `gecmetric llm`)."""

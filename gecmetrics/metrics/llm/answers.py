@@ -18,7 +18,9 @@ from ...errors import InputError, shown
 SCORE_MIN, SCORE_MAX = 1, 5
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-_KEY = re.compile(r"^target_score(\d+)$|^target(\d+)_score$")
+_KEY = re.compile(r"target_score([0-9]+)|target([0-9]+)_score")
+"""A target's key, matched whole (``fullmatch``), its number in ASCII digits (``\\d`` read
+Arabic-Indic and fullwidth digits, and ``$`` let a trailing newline through)."""
 _MAX_TARGET_DIGITS = 9
 """A target number of more digits (leading zeros aside) is beyond any prompt's targets; int() of
 more than 4,300 digits raised a ValueError that ended the run with a traceback."""
@@ -102,7 +104,7 @@ def parse_answer(content: str | None, n: int) -> list[int]:
         raise BadAnswer("not-object", f"not a JSON object: {content[:80]!r}")
     found: dict[int, Any] = {}
     for key, score in value.items():
-        match = _KEY.match(key)
+        match = _KEY.fullmatch(key)
         if match:
             digits = (match.group(1) or match.group(2)).lstrip("0") or "0"
             if len(digits) > _MAX_TARGET_DIGITS:
@@ -120,10 +122,10 @@ def parse_answer(content: str | None, n: int) -> list[int]:
     scores = []
     for k in range(1, n + 1):
         score = found[k]
-        if (isinstance(score, bool) or not isinstance(score, (int, float))
-                or not math.isfinite(score) or score != int(score)):
-            raise BadAnswer("not-integer", f"target {k}: {score!r} is not an integer")
+        if isinstance(score, bool) or not (isinstance(score, int) or (  # (an int may be past float's range)
+                isinstance(score, float) and math.isfinite(score) and score == int(score))):
+            raise BadAnswer("not-integer", f"target {k}: {shown(score)} is not an integer")
         if not SCORE_MIN <= score <= SCORE_MAX:
-            raise BadAnswer("out-of-range", f"target {k}: {score!r} is outside {SCORE_MIN}..{SCORE_MAX}")
+            raise BadAnswer("out-of-range", f"target {k}: {shown(score)} is outside {SCORE_MIN}..{SCORE_MAX}")
         scores.append(int(score))
     return scores
