@@ -66,6 +66,23 @@ def test_baselines_follow_the_package_conventions(tmp_path: Path) -> None:
         baseline_row("auto", "bert-base-uncased", 13)
 
 
+def test_blank_lines_of_a_baseline_file_are_not_rows(tmp_path: Path) -> None:
+    """bert_score reads row ``layer`` of ``pd.read_csv(path)``, which skips blank and
+    whitespace-only lines: counting them as rows took the row above (layer 2 rescaled with
+    layer 1's values, 0.8728 for the original's 0.8546) or refused a good file (found by a
+    differential fuzz against bert-score 0.3.13)."""
+    from gecmetrics.core.models.bertscore import read_baseline_file
+
+    path = tmp_path / "baseline.tsv"
+    path.write_text("\nLAYER,P,R,F\n0,0.1,0.1,0.1\n\n   \n1,0.2,0.2,0.2\r\n2,0.3,0.3,0.3\n\n", encoding="utf-8")
+    for layer in range(3):
+        assert read_baseline_file(str(path), layer).tolist() == pytest.approx([0.1 * (layer + 1)] * 3)
+    path.write_text("LAYER,P,R,F\n0,0.1,0.1,0.1\n\n1,0.2,x,0.2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="malformed baseline row for layer 1") as bad:
+        read_baseline_file(str(path), 1)
+    assert bad.value.line == 4
+
+
 @pytest.mark.parametrize("content, message", [
     ("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n" * 6, "header LAYER,P,R,F"),
     (b"\x89PNG\r\n\x1a\n\x00\xff\xfe" * 40, "not CSV text"),

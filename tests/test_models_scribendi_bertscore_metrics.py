@@ -623,6 +623,16 @@ def test_bertscore_idf_weights_summing_to_zero_are_one_line_not_nan(models, tmp_
         assert code == 0 and "nan" not in out.lower(), (out, err)
 
 
+def test_bertscore_a_text_of_special_token_strings_is_0_0_without_idf_too(models, tmp_path):
+    """The text "[CLS]" is read by the tokenizer as the token [CLS], whose weight is 0 with idf or
+    without: bert_score prints nan for its P; the one-line refusal said it was idf's doing, with
+    idf off (found by a differential fuzz against bert-score 0.3.13)."""
+    paths = write_files(tmp_path, {"s": ["a .", "b ."], "r": ["the risk .", "the risk ."], "h": ["[CLS]", "the risk ."]})
+    error = one_line_error("bertscore", "-s", paths["s"], "-r", paths["r"], "-o", paths["h"], "--model",
+                           str(models["bert"]), "--layer", "9", "--device", "cpu", "--no-cache")
+    assert "0/0" in error and "as [CLS] and [SEP] do" in error and not error.startswith("gecmetric: error: BERTScore with")
+
+
 def test_missing_torch_is_one_line_naming_the_extra(models, files):
     """Without torch and transformers: one line, exit 2, naming pip install 'gecmetrics[models]'."""
     block = ("import sys\n"

@@ -48,25 +48,30 @@ the same file in the copy PT-M2 ships). Other models: give a baseline file in th
 
 
 def read_baseline_file(path: str, layer: int) -> np.ndarray:
-    """The (P, R, F) row of ``layer`` in a bert_score baseline file (``LAYER,P,R,F`` rows)."""
+    """The (P, R, F) row of ``layer`` in a bert_score baseline file (``LAYER,P,R,F`` rows): the
+    row ``layer`` places after the header, blank and whitespace-only lines left out, as
+    bert_score's ``pd.read_csv(path).iloc[layer]`` counts them."""
     try:
         with open(path, encoding="utf-8", newline="") as handle:
-            rows = list(csv.reader(handle))
+            reader = csv.reader(handle)
+            rows = [(reader.line_num, row) for row in reader if row and (len(row) > 1 or row[0].strip())]
     except OSError as err:
         raise InputError(f"cannot read the baseline file: {err.strerror}", path) from None
     except (UnicodeDecodeError, csv.Error):
         raise InputError("not a bert_score baseline file (LAYER,P,R,F rows of numbers): not CSV text", path) from None
-    if not rows or len(rows[0]) != 4:
-        raise InputError("not a bert_score baseline file: its first line is not the header LAYER,P,R,F", path, 1)
+    if not rows or len(rows[0][1]) != 4:
+        raise InputError("not a bert_score baseline file: its first line is not the header LAYER,P,R,F", path,
+                         rows[0][0] if rows else 1)
     data = rows[1:]
     if not 0 <= layer < len(data):
         raise InputError(f"the baseline file has no row for layer {layer} ({len(data)} rows)", path)
+    line, row = data[layer]
     try:
-        values = np.array([float(value) for value in data[layer][1:]], dtype=np.float32)
+        values = np.array([float(value) for value in row[1:]], dtype=np.float32)
     except ValueError:
         values = np.zeros(0)
     if values.shape != (3,) or not np.isfinite(values).all():
-        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, layer + 2)
+        raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, line)
     return values
 
 

@@ -842,13 +842,14 @@ class BERTScore(ModelMetric):
 
     def score_from_sums(self, sums: Any, column: int = 0) -> Any:
         """P, R or F (``column`` 0, 1, 2) of summed rows (..., 4): the mean over sentences. A NaN
-        sum (with idf, a side whose every token is in every reference sentence has weights summing
-        to 0, and bert_score prints P or R ``nan``) is one InputError, never a printed ``nan``."""
+        sum (a side whose token weights sum to 0, and bert_score prints P or R ``nan``) is one
+        InputError, never a printed ``nan``."""
         sums = np.asarray(sums, dtype=np.float64)
         if np.isnan(sums[..., :3]).any():
-            raise InputError("BERTScore with idf: a sentence's precision or recall is 0/0 (bert_score prints nan): "
-                             "each of its tokens is in every reference sentence, so every idf weight "
-                             "log((M + 1) / (M + 1)) is 0; give more reference sentences, or leave idf off")
+            raise InputError("BERTScore: a sentence's precision or recall is 0/0 (bert_score prints nan): every token "
+                             "of it weighs 0, as [CLS] and [SEP] do (a text of only such strings, which the tokenizer "
+                             "reads as those tokens), and with idf a token in every reference sentence "
+                             "(log((M + 1) / (M + 1)) = 0: give more reference sentences, or leave idf off)")
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
 
