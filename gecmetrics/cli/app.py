@@ -11,12 +11,15 @@ import warnings
 
 import click
 
+from ..core import stop
 from ..core.backend import core_name, keep_freed_memory
 from ..errors import InputError, InputNote
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .options import GreedyCommand
+from .failures import command_failed
 from .process import one_line_warning, output_failed
+from .signals import say_stopped
 from .shared import cache_params
 
 
@@ -89,8 +92,9 @@ class GecGroup(SharedOptionsGroup):
             click.echo(f"gecmetric: error: {message}{hint}", err=True)
             sys.exit(err.exit_code)
         except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it
-            click.echo("gecmetric: aborted", err=True)
-            sys.exit(128 + signal.SIGINT)
+            if stop.requested() in (None, signal.SIGINT):  # (a SIGTERM's handler said so already)
+                click.echo("gecmetric: aborted", err=True)
+            sys.exit(stop.exit_code() or 128 + signal.SIGINT)
         except OSError as err:  # printing --help or a usage error failed (a command's own: invoke)
             sys.exit(output_failed(err))
         sys.exit(code if isinstance(code, int) else 0)
@@ -103,15 +107,12 @@ class GecGroup(SharedOptionsGroup):
                 # printed whatever the Python warnings filter says of warnings
                 warnings.filterwarnings("always", category=InputNote)
                 return super().invoke(ctx)
-        except InputError as err:
-            click.echo(f"gecmetric: error: {err}", err=True)
-            ctx.exit(2)
-        except Warning as err:  # a warning the Python warnings filter made an error (PYTHONWARNINGS=error, -W error)
-            text = " ".join(str(err).split())  # (an InputNote, always printed, is never one; its str() is its text)
-            click.echo(f"gecmetric: error: {text} (a warning, made an error by the Python warnings filter)", err=True)
-            ctx.exit(2)
-        except OSError as err:  # writing the output failed
-            ctx.exit(output_failed(err))
+        except (InputError, Warning, OSError, MemoryError) as err:
+            if stop.requested() is not None:  # what a stop became (torch's import: 'plots need matplotlib')
+                if stop.requested() == signal.SIGINT:
+                    say_stopped()
+                ctx.exit(stop.exit_code())
+            ctx.exit(command_failed(err))
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())

@@ -9,6 +9,9 @@ import signal
 import sys
 from typing import Any, Callable
 
+from ..core import stop
+from . import signals
+
 
 def output_failed(err: OSError) -> int:
     """The exit code of a failed write to stdout: a closed pipe (``| head``) ends quietly with
@@ -28,18 +31,6 @@ def output_failed(err: OSError) -> int:
     return 1
 
 
-def _stop(signum: int, _frame: object) -> None:
-    """SIGTERM or SIGHUP: stop as an interrupt does, so that every ``finally`` runs (worker
-    processes are ended, an unfinished output file is removed) before the process exits."""
-    if os.getpid() == _MAIN_PROCESS[0]:  # a worker the run ends on its way out says nothing
-        try:
-            print(f"gecmetric: stopped by {signal.Signals(signum).name}", file=sys.stderr)
-        except (OSError, ValueError):
-            pass
-    raise SystemExit(128 + signum)
-
-
-_MAIN_PROCESS = [0]
 
 
 class _ClosedOutput(io.TextIOBase):
@@ -78,18 +69,23 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     down the interpreter (freeing every array and object one by one, which the system does
     anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
     """
-    _MAIN_PROCESS[0] = os.getpid()
+    signals.MAIN_PROCESS[0] = os.getpid()
     _hold_closed_descriptors()
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _stop)
+    signals.install()
     try:
         main(prog_name="gecmetric")  # also when started as `python -c ...`: completion reads _GECMETRIC_COMPLETE
         code = 0
-    except SystemExit as stop:
-        code = stop.code
+    except SystemExit as ended:
+        code = ended.code
+    except BaseException:  # what a stop's exception became where it landed (a RuntimeError, ...)
+        if stop.requested() is None:
+            raise
+        if stop.requested() == signal.SIGINT:
+            signals.say_stopped()
+        code = 0
+    code = stop.exit_code() or code  # (a stop whose exception was lost ends the process as the stop does)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1

@@ -19,6 +19,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Iterable, Iterator
 
+from ..core.stop import check as check_stop
 from ..errors import InputError
 from .text import EMPTY_PATH, STDIN
 
@@ -164,6 +165,7 @@ class OutputGroup:
         Each step is recorded before it is taken, so a signal between a step and its record
         (a rename done, a link made) is undone as well; whether a rename was done is read from
         its temporary file, gone once renamed."""
+        check_stop()  # (no output replaced once a stop was asked for, whatever became of its exception)
         steps: list[list] = []  # [target, its old file's link or None, temporary]
         try:
             for temporary, target, path in self._written:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 
 from ..core.aggregate import reducer_threads
 from ..core.checks import check_progress
+from ..core.stop import check as check_stop
 from ..core.units import TextChecks
 from ..errors import InputError, shown, warn_notes
 from ..io.corpus import Corpus
@@ -274,6 +275,7 @@ def _mapped(executor: Executor, function: Callable[[Any], Any], sources: Iterabl
             yield make_task(source)
 
     for result in executor.map(function, tasks()):
+        check_stop()  # (a stop whose exception a library swallowed: spaCy's import of torch)
         yield pending.popleft(), result
 
 

@@ -1,0 +1,24 @@
+"""A command's failure as one line on stderr, and its exit code (:meth:`.app.GecGroup.invoke`)."""
+from __future__ import annotations
+
+import click
+
+from ..errors import InputError
+from .process import output_failed
+
+
+def command_failed(err: BaseException) -> int:
+    """One line for a command's failure (bad input, a warning made an error, memory refused, a
+    failed write: an OSError), and its exit code: 2 for bad input, else 1."""
+    if isinstance(err, InputError):
+        click.echo(f"gecmetric: error: {err}", err=True)
+        return 2
+    if isinstance(err, Warning):  # a warning the Python warnings filter made an error (PYTHONWARNINGS=error)
+        text = " ".join(str(err).split())  # (an InputNote, always printed, is never one; its str() is its text)
+        click.echo(f"gecmetric: error: {text} (a warning, made an error by the Python warnings filter)", err=True)
+        return 2
+    if isinstance(err, MemoryError):  # (every file the run was writing was removed on the way)
+        click.echo("gecmetric: error: out of memory (the system refused the memory the command asked for; "
+                   "smaller --chunk-lines or fewer -p workers need less)", err=True)
+        return 1
+    return output_failed(err)  # writing the output failed

@@ -1,0 +1,45 @@
+"""The ``gecmetric`` console script's signal handlers: SIGINT, SIGTERM and SIGHUP stop the run
+through its ``finally`` blocks, the stop recorded first (:mod:`gecmetrics.core.stop`)."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from ..core import stop
+
+
+def install() -> None:
+    """The handlers of SIGTERM, SIGHUP and SIGINT (an interrupt the parent ignores stays ignored:
+    a background job of a shell script)."""
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            signal.signal(getattr(signal, name), _stop)
+
+
+def _stop(signum: int, _frame: object) -> None:
+    """SIGTERM, SIGHUP or SIGINT: stop as an interrupt does, so that every ``finally`` runs
+    (worker processes are ended, an unfinished output file is removed) before the process exits;
+    the stop is recorded first (:mod:`gecmetrics.core.stop`: the run raises it again where the
+    exception was lost, and the process ends with its code whatever became of it)."""
+    first = stop.request(signum)
+    if signum == signal.SIGINT:  # (said where the run ends: "gecmetric: aborted", as for Python's own)
+        raise KeyboardInterrupt
+    if first and os.getpid() == MAIN_PROCESS[0]:  # (a worker says nothing)
+        say_stopped()
+    raise SystemExit(128 + signum)
+
+
+def say_stopped() -> None:
+    """The line of the stop asked for: ``gecmetric: aborted`` (an interrupt), ``gecmetric:
+    stopped by SIGTERM``."""
+    signum = stop.requested()
+    try:
+        print("gecmetric: aborted" if signum in (None, signal.SIGINT) else
+              f"gecmetric: stopped by {signal.Signals(signum).name}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+MAIN_PROCESS = [0]
+"""The console script's process id (set by :func:`.process.run_and_exit`): a forked worker says nothing."""
