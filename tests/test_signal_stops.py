@@ -86,6 +86,20 @@ def test_no_output_is_replaced_once_a_stop_was_asked(files):
     assert sorted(p.name for p in files.iterdir()) == ["gold.m2", "hyp", "out0", "ref", "src"]
 
 
+@pytest.mark.parametrize("signame, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_stop_after_the_command_ends_the_process_at_once(files, signame, code):
+    """A signal while the finished command's caches were closed (or its output flushed) raised
+    where nothing was left to catch it: a KeyboardInterrupt traceback after the scores."""
+    script = ("import os, signal, sys\nimport gecmetrics.cli.process as process\n"
+              f"process._close_caches = lambda: (os.kill(os.getpid(), signal.{signame}), [0] * 10 ** 6)\n"
+              "from gecmetrics.cli import run\nsys.argv = ['gecmetric', *sys.argv[1:]]\nrun()\n")
+    done = subprocess.run([sys.executable, "-c", script, "--no-cache", "gleu", "-s", str(files / "src"), "-r",
+                           str(files / "ref"), "-o", str(files / "hyp")], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
+    assert done.returncode == code and done.stdout.startswith(str(files / "hyp")), done
+    assert done.stderr in ("gecmetric: aborted\n", f"gecmetric: stopped by {signame}\n"), done.stderr
+
+
 def test_memory_refused_is_one_line(files):
     done = run_driver("memory", "SIGTERM", "--no-cache", "gleu", "-s", str(files / "src"), "-r", str(files / "ref"),
                       "-o", str(files / "hyp"))

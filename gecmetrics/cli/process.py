@@ -85,6 +85,7 @@ def run_and_exit(main: Callable[..., Any]) -> None:
         if stop.requested() == signal.SIGINT:
             signals.say_stopped()
         code = 0
+    signals.install(signals.end_now)  # (the command is done: a stop from here on ends the process at once)
     code = stop.exit_code() or code  # (a stop whose exception was lost ends the process as the stop does)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)

@@ -5,16 +5,27 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from typing import Any, Callable
 
 from ..core import stop
 
 
-def install() -> None:
-    """The handlers of SIGTERM, SIGHUP and SIGINT (an interrupt the parent ignores stays ignored:
-    a background job of a shell script)."""
+def install(handler: Callable[[int, Any], None] | None = None) -> None:
+    """``handler`` (default: stop the run) for SIGTERM, SIGHUP and SIGINT (an interrupt the
+    parent ignores stays ignored: a background job of a shell script)."""
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
-        if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) is signal.default_int_handler):
-            signal.signal(getattr(signal, name), _stop)
+        if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
+                                                                                              _stop)):
+            signal.signal(getattr(signal, name), handler or _stop)
+
+
+def end_now(signum: int, _frame: object) -> None:
+    """A stop once the command has finished (its output flushed next, the caches closed): the
+    process ends at once with the stop's code (an exception there had nothing left to unwind and
+    was a traceback); every file the command wrote is already whole."""
+    if stop.request(signum):
+        say_stopped()
+    os._exit(stop.exit_code() or 128 + signum)
 
 
 def _stop(signum: int, _frame: object) -> None:
