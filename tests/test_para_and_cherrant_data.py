@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import sys
+import os
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,10 @@ def test_fetch_checks_every_file_and_never_writes_a_wrong_one(tmp_path: Path, sh
 
     folder = zh_data.fetch_data(tmp_path / "cherrant", download=fake_download)
     assert sorted(p.name for p in folder.iterdir()) == sorted(zh_data.CHECKSUMS)
+    umask = os.umask(0)
+    os.umask(umask)
+    # written as every output is (io.atomic): a new file has the usual permissions, not mkstemp's 0600
+    assert {p.stat().st_mode & 0o777 for p in folder.iterdir()} == {0o666 & ~umask}
     assert zh_data.verify_data(folder) == {}
     assert all(url.startswith("https://") and zh_data.CHERRANT_COMMIT in url for url in asked)
     zh_data.fetch_data(folder, download=fake_download)  # all present and right: nothing asked

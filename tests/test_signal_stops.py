@@ -105,3 +105,34 @@ def test_memory_refused_is_one_line(files):
                       "-o", str(files / "hyp"))
     assert done.returncode == 1 and done.stdout == "", done
     assert done.stderr.startswith("gecmetric: error: out of memory (") and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_stop_raised_in_the_collectors_callback_is_not_printed_and_still_stops(files):
+    """report runs with a gc callback (core.collector): an exception raised there is printed by
+    the collector as 'Exception ignored in ...' and dropped, and the run went on to replace its
+    page and JSON, exit 0; the callback leaves the stop to the run's next check."""
+    script = ("import gc, os, signal, sys\nfrom gecmetrics.core import collector, stop\n"
+              "def handler(signum, frame):\n    stop.request(signum)\n    raise SystemExit(143)\n"
+              "signal.signal(signal.SIGTERM, handler)\n"
+              "original = collector.gc.freeze\n"
+              "def freeze():\n    os.kill(os.getpid(), signal.SIGTERM)\n    [0] * 10 ** 5\n    original()\n"
+              "collector.gc.freeze = freeze\n"
+              "with collector.survivors_frozen():\n    gc.collect()\n"
+              "print('checked', stop.requested() == signal.SIGTERM)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "checked True\n", ""), done
+
+
+def test_too_many_open_files_is_said_as_such(capsys):
+    """EMFILE named the output (or a package's source file imported late) as a file that could not
+    be written: 'out.m2: cannot write the output: Too many open files'."""
+    import errno
+
+    from gecmetrics.cli.failures import command_failed
+
+    assert command_failed(OSError(errno.EMFILE, "Too many open files", "/work/gecmetrics/run/chunks.py")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gecmetric: error: too many open files (Too many open files): the process may open fewer")
+    assert "chunks.py" not in err and "cannot write" not in err
+

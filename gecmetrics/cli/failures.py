@@ -1,6 +1,8 @@
 """A command's failure as one line on stderr, and its exit code (:meth:`.app.GecGroup.invoke`)."""
 from __future__ import annotations
 
+import errno
+
 import click
 
 from ..errors import InputError
@@ -17,6 +19,11 @@ def command_failed(err: BaseException) -> int:
         text = " ".join(str(err).split())  # (an InputNote, always printed, is never one; its str() is its text)
         click.echo(f"gecmetric: error: {text} (a warning, made an error by the Python warnings filter)", err=True)
         return 2
+    if isinstance(err, OSError) and err.errno in (errno.EMFILE, errno.ENFILE):  # (whatever file it came from:
+        # a worker's pipe, a module imported late, an output: none of them is the cause)
+        click.echo(f"gecmetric: error: too many open files ({err.strerror}): the process may open fewer than the "
+                   "command needs (ulimit -n; fewer -p workers need fewer)", err=True)
+        return 1
     if isinstance(err, MemoryError):  # (every file the run was writing was removed on the way)
         click.echo("gecmetric: error: out of memory (the system refused the memory the command asked for; "
                    "smaller --chunk-lines or fewer -p workers need less)", err=True)

@@ -19,8 +19,11 @@ from typing import Any, Iterator
 
 
 def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
-    if phase == "stop" and info.get("generation") == 2:
-        gc.freeze()
+    try:
+        if phase == "stop" and info.get("generation") == 2:
+            gc.freeze()
+    except (KeyboardInterrupt, SystemExit):  # a signal's stop raised here: the collector would print it
+        pass  # and drop it; the console script recorded it and the run raises it again (core/stop.py)
 
 
 @contextmanager
