@@ -436,6 +436,25 @@ def test_missing_or_unsuitable_spacy_models_are_one_line(files, tmp_path, spacy_
                                              "--metrics", f"errant:model={tmp_path / 'de'}", "--m2", files["gold"])
 
 
+def test_too_many_open_files_while_spacy_loads_is_no_missing_model(monkeypatch, spacy_model):
+    """spacy.load failing for want of file descriptors (ulimit -n, -p workers) was reported as
+    "spaCy model ... not found (installed spaCy models: <that model>, ...)"; the OSError now goes
+    on to the command's one line about open files (found by an audit under resource limits)."""
+    import errno
+
+    import spacy
+
+    from gecmetrics.core.lang.en.parse import SpacyModel
+
+    def no_descriptors(*args, **kwargs):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(spacy, "load", no_descriptors)
+    with pytest.raises(OSError) as raised:
+        SpacyModel(spacy_model.model).nlp
+    assert raised.value.errno == errno.EMFILE and not isinstance(raised.value, InputError)
+
+
 def test_missing_spacy_is_one_line_with_the_install_hint(files, no_spacy):
     for args in [("errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"]),
                  ("m2", "annotate", "-orig", files["src"], "-cor", files["good"])]:

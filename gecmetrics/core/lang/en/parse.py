@@ -9,6 +9,7 @@ when a model is first needed, and every failure to get a usable English model is
 """
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from dataclasses import dataclass, field
@@ -196,7 +197,9 @@ class SpacyModel:
         spacy = _import_spacy()
         try:
             nlp = spacy.load(self.model, exclude=list(EXCLUDED_PIPES))
-        except OSError:
+        except OSError as err:
+            if err.errno in (errno.EMFILE, errno.ENFILE):  # (too many open files: not a missing model)
+                raise
             raise self._missing() from None
         except Exception as err:  # noqa: BLE001 - damaged weights, a broken config: whatever spaCy raises
             raise model_unloadable(self.model, err) from None
