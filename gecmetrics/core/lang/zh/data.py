@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -186,10 +187,18 @@ def _fetch_into(where: Path, overwrite: bool, timeout: float, download: Callable
         found = hashlib.sha256(data).hexdigest()
         if found != CHECKSUMS[name]:
             raise InputError(f"{url} has SHA-256 {found}, expected {CHECKSUMS[name]}: not written")
-        from ....io.atomic import atomic_output
-
-        with atomic_output(str(target), binary=True) as out:  # (a new file gets the usual permissions)
-            out.write(data)
+        handle, temporary = tempfile.mkstemp(dir=where, prefix=f".{name}.")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)  # (mkstemp's file is 0600: a data file is everyone's to read)
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
 
 
 def _universal_lines(data: bytes, encoding: str, path: Path) -> str:
