@@ -515,6 +515,8 @@ class Cache:
         self.path: Path | None = None
         self._reason: str | None = None
         self._read_only = False
+        self.stayed_locked = False
+        """Whether an operation gave up on a file another process kept locked (see :meth:`_run`)."""
         if not enabled:
             self._reason = "disabled (--no-cache)"
             return
@@ -803,7 +805,10 @@ class Cache:
                 "INSERT OR REPLACE INTO entries(ns, key, used, crc, flags, value) VALUES (?, ?, ?, ?, ?, ?)", rows))
 
         with self._lock:
-            self._run(op, None, busy_message="values not stored")
+            self._run(op, None, busy_message="these values, and any others of this run, are not stored (what it "
+                                             "holds is still read)")
+            if self.stayed_locked:  # (a process stopped with the lock held: each chunk would wait again)
+                self._read_only = True
 
     def _touch(self, namespace: str, keys: list[bytes]) -> None:
         """Record the last use of entries (best effort: skipped quietly when the file is busy or
@@ -922,10 +927,12 @@ class Cache:
         return total
 
     # -- opening, errors, rebuilding ------------------------------------------------------------
-    def _run(self, op: Callable[[sqlite3.Connection], Any], default: Any, retry_for: float = RETRY_FOR,
+    def _run(self, op: Callable[[sqlite3.Connection], Any], default: Any, retry_for: float | None = None,
              busy_message: str | None = "continuing without it for this call") -> Any:
-        """``op(connection)``, retrying while the file is locked by another process, rebuilding a
-        damaged file once, and turning every other problem into a warning and no cache."""
+        """``op(connection)``, retrying while the file is locked by another process (``retry_for``
+        seconds, RETRY_FOR by default), rebuilding a damaged file once, and turning every other
+        problem into a warning and no cache."""
+        retry_for = RETRY_FOR if retry_for is None else retry_for
         start = time.monotonic()
         delay = 0.005
         rebuilt = False
@@ -948,6 +955,7 @@ class Cache:
                         delay = min(delay * 2, 0.5)
                         continue
                     if busy_message:
+                        self.stayed_locked = True
                         self._warn(f"cache {self.path} stayed locked for {retry_for:.0f} s ({exc}); {busy_message}")
                     return default
                 if kind == "corrupt" and not rebuilt:
