@@ -137,13 +137,33 @@ class ProcessExecutor(Executor):
 
 def _worker_signals() -> None:
     """A worker leaves interrupts to the run (an interrupt at a terminal reaches the whole
-    process group; the run then ends its workers) and ends at once when the run stops it."""
+    process group; the run then ends its workers), ends at once when the run stops it, and ends
+    within a second of a run that died without ending it (:func:`_end_with_parent`)."""
+    import os
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), name="gecmetrics-parent", daemon=True).start()
+
+
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker looks whether its run is still there."""
+
+
+def _end_with_parent(parent: int) -> None:
+    """End the worker once the process that started it is gone (SIGKILL, the OOM killer: no
+    ``finally`` of the run ended its workers, which lived on, waiting on their task queue with
+    the cache's files open). A worker's parent never changes while the run lives."""
+    import os
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 class DaskExecutor(Executor):
