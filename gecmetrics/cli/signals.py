@@ -17,6 +17,7 @@ def install(handler: Callable[[int, Any], None] | None = None) -> None:
         if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
                                                                                               _stop)):
             signal.signal(getattr(signal, name), handler or _stop)
+    sys.unraisablehook = quiet_stop_exceptions
 
 
 def end_now(signum: int, _frame: object) -> None:
@@ -32,8 +33,12 @@ def _stop(signum: int, _frame: object) -> None:
     """SIGTERM, SIGHUP or SIGINT: stop as an interrupt does, so that every ``finally`` runs
     (worker processes are ended, an unfinished output file is removed) before the process exits;
     the stop is recorded first (:mod:`gecmetrics.core.stop`: the run raises it again where the
-    exception was lost, and the process ends with its code whatever became of it)."""
+    exception was lost, and the process ends with its code whatever became of it). A signal
+    that comes while the first one's stop is still unwinding (within ``REPEAT_SECONDS``) is
+    left to it: raised again there, it landed in the ``except`` that takes the first."""
     first = stop.request(signum)
+    if not first and (stop.seconds_since() or 0.0) < REPEAT_SECONDS:
+        return
     if signum == signal.SIGINT:  # (said where the run ends: "gecmetric: aborted", as for Python's own)
         raise KeyboardInterrupt
     if first and os.getpid() == MAIN_PROCESS[0]:  # (a worker says nothing)
@@ -50,6 +55,20 @@ def say_stopped() -> None:
               f"gecmetric: stopped by {signal.Signals(signum).name}", file=sys.stderr)
     except (OSError, ValueError):
         pass
+
+
+REPEAT_SECONDS = 1.0
+"""A second signal within this time of the first is part of the same stop (a double Ctrl-C); one
+later finds the stop's exception lost, and raises it again."""
+
+
+def quiet_stop_exceptions(unraisable: Any) -> None:
+    """``sys.unraisablehook`` of the console script: the exception of a stop raised where Python
+    drops exceptions (a gc callback, a ``__del__``) is not printed as 'Exception ignored in ...':
+    the stop is recorded and the run raises it again (:mod:`gecmetrics.core.stop`)."""
+    if stop.requested() is not None and isinstance(unraisable.exc_value, (KeyboardInterrupt, SystemExit)):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 MAIN_PROCESS = [0]

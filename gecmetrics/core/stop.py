@@ -13,8 +13,10 @@ whatever became of the exception. Nothing records a stop in a library user's pro
 from __future__ import annotations
 
 import signal
+import time
 
 _REQUESTED: list[int] = []
+_SINCE: list[float] = []
 
 
 def request(signum: int) -> bool:
@@ -22,7 +24,13 @@ def request(signum: int) -> bool:
     if _REQUESTED:
         return False
     _REQUESTED.append(signum)
+    _SINCE.append(time.monotonic())
     return True
+
+
+def seconds_since() -> float | None:
+    """How long ago the stop was asked for (None: it was not)."""
+    return None if not _SINCE else time.monotonic() - _SINCE[0]
 
 
 def requested() -> int | None:
