@@ -67,10 +67,14 @@ def files(tmp_path):
     return tmp_path
 
 
+def run_script(script: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """``python -c script args...`` with this checkout first on the path (and ``env`` added)."""
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT, **env}, timeout=120)
+
+
 def run_driver(mode: str, signame: str, *args: str, land_in: str = "task") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": ROOT, "LAND_IN": land_in}
-    return subprocess.run([sys.executable, "-c", DRIVER, mode, signame, *args], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return run_script(DRIVER, mode, signame, *args, LAND_IN=land_in)
 
 
 @pytest.mark.parametrize("mode", ["swallowed", "wrapped", "refused"])
@@ -104,9 +108,8 @@ def test_a_stop_after_the_command_ends_the_process_at_once(files, signame, code)
     script = ("import os, signal, sys\nimport gecmetrics.cli.process as process\n"
               f"process._close_caches = lambda: (os.kill(os.getpid(), signal.{signame}), [0] * 10 ** 6)\n"
               "from gecmetrics.cli import run\nsys.argv = ['gecmetric', *sys.argv[1:]]\nrun()\n")
-    done = subprocess.run([sys.executable, "-c", script, "--no-cache", "gleu", "-s", str(files / "src"), "-r",
-                           str(files / "ref"), "-o", str(files / "hyp")], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
+    done = run_script(script, "--no-cache", "gleu", "-s", str(files / "src"), "-r", str(files / "ref"), "-o",
+                      str(files / "hyp"))
     assert done.returncode == code and done.stdout.startswith(str(files / "hyp")), done
     assert done.stderr in ("gecmetric: aborted\n", f"gecmetric: stopped by {signame}\n"), done.stderr
 
@@ -130,8 +133,7 @@ def test_a_stop_raised_in_the_collectors_callback_is_not_printed_and_still_stops
               "collector.gc.freeze = freeze\n"
               "with collector.survivors_frozen():\n    gc.collect()\n"
               "print('checked', stop.requested() == signal.SIGTERM)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=60)
+    done = run_script(script)
     assert (done.returncode, done.stdout, done.stderr) == (0, "checked True\n", ""), done
 
 
@@ -166,7 +168,6 @@ def test_a_stops_exception_where_python_drops_exceptions_is_not_printed(files):
               "signals.install()\nstop.request(signal.SIGTERM)\n"
               "class Dropped:\n    def __del__(self):\n        raise SystemExit(143)\n"
               "Dropped()\nprint('went on')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=60)
+    done = run_script(script)
     assert (done.returncode, done.stdout, done.stderr) == (0, "went on\n", ""), done
 
