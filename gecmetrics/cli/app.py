@@ -19,7 +19,7 @@ from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .options import GreedyCommand
 from .failures import command_failed
 from .process import one_line_warning, output_failed
-from .signals import say_stopped
+from .signals import stopped_code
 from .shared import cache_params
 
 
@@ -108,11 +108,7 @@ class GecGroup(SharedOptionsGroup):
                 warnings.filterwarnings("always", category=InputNote)
                 return super().invoke(ctx)
         except (InputError, Warning, OSError, MemoryError) as err:
-            if stop.requested() is not None:  # what a stop became (torch's import: 'plots need matplotlib')
-                if stop.requested() == signal.SIGINT:
-                    say_stopped()
-                ctx.exit(stop.exit_code())
-            ctx.exit(command_failed(err))
+            ctx.exit(stopped_code() or command_failed(err))  # (a stop's: torch's import, 'plots need matplotlib')
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())

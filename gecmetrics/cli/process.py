@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import signal
 import sys
 from typing import Any, Callable
 
@@ -29,8 +28,6 @@ def output_failed(err: OSError) -> int:
     except OSError:
         pass
     return 1
-
-
 
 
 class _ClosedOutput(io.TextIOBase):
@@ -80,11 +77,9 @@ def run_and_exit(main: Callable[..., Any]) -> None:
     except SystemExit as ended:
         code = ended.code
     except BaseException:  # what a stop's exception became where it landed (a RuntimeError, ...)
-        if stop.requested() is None:
+        code = signals.stopped_code()
+        if code is None:
             raise
-        if stop.requested() == signal.SIGINT:
-            signals.say_stopped()
-        code = 0
     signals.install(signals.end_now)  # (the command is done: a stop from here on ends the process at once)
     code = stop.exit_code() or code  # (a stop whose exception was lost ends the process as the stop does)
     if code is not None and not isinstance(code, int):

@@ -13,9 +13,9 @@ from ..core import stop
 def install(handler: Callable[[int, Any], None] | None = None) -> None:
     """``handler`` (default: stop the run) for SIGTERM, SIGHUP and SIGINT (an interrupt the
     parent ignores stays ignored: a background job of a shell script)."""
+    ours = (signal.default_int_handler, _stop)
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
-        if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
-                                                                                              _stop)):
+        if hasattr(signal, name) and (name != "SIGINT" or signal.getsignal(signal.SIGINT) in ours):
             signal.signal(getattr(signal, name), handler or _stop)
     sys.unraisablehook = quiet_stop_exceptions
 
@@ -44,6 +44,14 @@ def _stop(signum: int, _frame: object) -> None:
     if first and os.getpid() == MAIN_PROCESS[0]:  # (a worker says nothing)
         say_stopped()
     raise SystemExit(128 + signum)
+
+
+def stopped_code() -> int | None:
+    """The exit code of a stop whose exception became another (an error a library made of it,
+    a RuntimeError), an interrupt's line said (a SIGTERM's handler said its own); None: no stop."""
+    if stop.requested() == signal.SIGINT:
+        say_stopped()
+    return stop.exit_code()
 
 
 def say_stopped() -> None:

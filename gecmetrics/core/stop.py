@@ -15,39 +15,38 @@ from __future__ import annotations
 import signal
 import time
 
-_REQUESTED: list[int] = []
-_SINCE: list[float] = []
+_REQUESTED: list[tuple[int, float]] = []
+"""The first stop asked for: its signal and when (time.monotonic())."""
 
 
 def request(signum: int) -> bool:
     """Record a stop by ``signum``; True the first time (the one that says so on stderr)."""
     if _REQUESTED:
         return False
-    _REQUESTED.append(signum)
-    _SINCE.append(time.monotonic())
+    _REQUESTED.append((signum, time.monotonic()))
     return True
 
 
 def seconds_since() -> float | None:
     """How long ago the stop was asked for (None: it was not)."""
-    return None if not _SINCE else time.monotonic() - _SINCE[0]
+    return None if not _REQUESTED else time.monotonic() - _REQUESTED[0][1]
 
 
 def requested() -> int | None:
     """The signal of the stop asked for, or None."""
-    return _REQUESTED[0] if _REQUESTED else None
+    return _REQUESTED[0][0] if _REQUESTED else None
 
 
 def exit_code() -> int | None:
     """128 + the signal of the stop asked for (130 for an interrupt), as a shell reports it; None
     when no stop was asked for."""
-    return None if not _REQUESTED else 128 + _REQUESTED[0]
+    return None if not _REQUESTED else 128 + _REQUESTED[0][0]
 
 
 def check() -> None:
     """Raise the stop again where the exception raised for it was lost (a KeyboardInterrupt for
     an interrupt, else SystemExit with :func:`exit_code`)."""
     if _REQUESTED:
-        if _REQUESTED[0] == signal.SIGINT:
+        if requested() == signal.SIGINT:
             raise KeyboardInterrupt
-        raise SystemExit(128 + _REQUESTED[0])
+        raise SystemExit(exit_code())

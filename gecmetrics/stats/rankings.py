@@ -170,10 +170,10 @@ def _refuse_idle_draw_options(seed: int, confidence: float) -> None:
 def ranked_judgments(judgments: Judgments) -> Judgments:
     """The judgments of the systems a ranking places (:meth:`Judgments.compared`), with a
     warning naming those it leaves out (ranked alone in every item)."""
-    note = judgments.uncompared_note()
-    if note is not None:
-        warnings.warn(note)
-    return judgments.compared()
+    compared = judgments.compared()
+    if compared is not judgments:  # (the items are looked at again only when some system is left out)
+        warnings.warn(judgments.uncompared_note())
+    return compared
 
 
 def _check_systems(judgments: Judgments) -> None:
@@ -185,9 +185,10 @@ def _check_systems(judgments: Judgments) -> None:
 def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int = DEFAULT_RESAMPLES,
                   seed: int = 0, confidence: float = DEFAULT_CONFIDENCE) -> HumanRanking:
     """Expected Wins of every system some comparison involves (:meth:`Judgments.compared`;
-    ``procedure``: ``plain`` or ``bootstrap-mean``, see the module doc), with rank ranges and clusters from ``resamples`` bootstrap resamples of the
-    comparisons (``resamples=0``: none, plain only; then ``seed`` and ``confidence``, which
-    would change nothing, must stay at their defaults: another value is an InputError)."""
+    ``procedure``: ``plain`` or ``bootstrap-mean``, see the module doc), with rank ranges and
+    clusters from ``resamples`` bootstrap resamples of the comparisons (``resamples=0``: none,
+    plain only; then ``seed`` and ``confidence``, which would change nothing, must stay at their
+    defaults: another value is an InputError)."""
     if procedure not in EW_METHODS:
         raise InputError(f"unknown Expected Wins procedure {procedure!r}; choose one of: {', '.join(EW_METHODS)}")
     if not isinstance(judgments, Judgments):
