@@ -89,6 +89,9 @@ def test_blank_lines_of_a_baseline_file_are_not_rows(tmp_path: Path) -> None:
     ("LAYER,P,R,F\n" + "0,0.1,0.2\n" * 12, "malformed baseline row for layer 9"),
     ("LAYER,P,R,F\n" + "0,0.1,0.2,0.3,0.4\n" * 12, "malformed baseline row for layer 9"),
     ("LAYER,P,R,F\n" + "0,0.1,nan,0.3\n" * 12, "malformed baseline row for layer 9"),
+    # float() reads these as 1.0 and 0.5; pandas leaves them text and bert_score fails on them
+    ("LAYER,P,R,F\n" + "0,0_1,0.2,0.3\n" * 12, "malformed baseline row for layer 9"),
+    ("LAYER,P,R,F\n" + "0,0.1,\u0660.5,0.3\n" * 12, "malformed baseline row for layer 9"),
 ])
 def test_a_file_that_is_not_a_baseline_is_one_line(tmp_path: Path, content: str | bytes, message: str) -> None:
     """``bertscore:baseline=/etc/passwd`` and the like: one InputError naming the file, never an

@@ -29,6 +29,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ...errors import InputError
+from ..checks import plain_number
 from .loading import LoadedModel, import_backend
 
 BASELINES = {
@@ -66,8 +67,8 @@ def read_baseline_file(path: str, layer: int) -> np.ndarray:
     if not 0 <= layer < len(data):
         raise InputError(f"the baseline file has no row for layer {layer} ({len(data)} rows)", path)
     line, row = data[layer]
-    try:
-        values = np.array([float(value) for value in row[1:]], dtype=np.float32)
+    try:  # (float() alone reads 0_1 as 1.0 and other scripts' digits: not numbers pandas reads)
+        values = np.array([float(value) if plain_number(value) else "?" for value in row[1:]], dtype=np.float32)
     except ValueError:
         values = np.zeros(0)
     if values.shape != (3,) or not np.isfinite(values).all():
