@@ -703,6 +703,28 @@ def test_prune_by_size_removes_least_recently_used_first(folder: Path, monkeypat
     assert cache.info().entries == 0
 
 
+def test_prune_by_size_keeps_what_fits_after_a_large_old_part(folder: Path, monkeypatch):
+    """A cache of many old entries and a few recent ones that fit the limit: the recent ones
+    stay. The removal was the excess scaled up by 2%, which past the whole file when the limit
+    is small beside it (every entry went), and a file left above the limit by part-empty index
+    pages lost more recent entries in the next round instead of being compacted."""
+    clock = [1_000_000_000]
+    monkeypatch.setattr(cache_module, "_now", lambda: clock[0])
+    cache = Cache(folder)
+    for start in range(0, 20_000, 5_000):
+        cache.put_many(NS, {cache_key("sentence", i): value_of(i, 600) for i in range(start, start + 5_000)},
+                       compress=False)
+    clock[0] += 86400
+    recent = range(100_000, 101_000)  # about 0.7 MB of rows
+    cache.put_many(NS, {cache_key("sentence", i): value_of(i, 600) for i in recent}, compress=False)
+    assert cache.prune(max_size="1TB") == 0 and cache.info().size_bytes > 10 * 2**20
+    removed = cache.prune(max_size=1_000_000)
+    assert cache.info().size_bytes <= 1_000_000
+    kept = cache.get_many(NS, keys_of(recent))
+    assert len(kept) == len(recent) and all(kept[key] == value_of(i, 600) for i, key in zip(recent, keys_of(recent)))
+    assert 19_000 <= removed < 20_000  # and some old entries fill the rest
+
+
 def test_prune_needs_a_limit():
     with pytest.raises(InputError):
         Cache(enabled=False).prune()

@@ -723,17 +723,7 @@ class Cache:
                 cutoff = _now() - age
                 removed += self._delete_where("used < ?", (cutoff,))
             if size_limit is not None:
-                # rows do not free whole pages, so a little more than the excess is removed and the
-                # file measured again (the first round usually suffices, a second one gets the rest)
-                for _ in range(8):
-                    self._shrink()
-                    excess = self._run(lambda conn: self._file_bytes(conn), 0) - size_limit
-                    if excess <= 0:
-                        break
-                    count = self._evict(int(excess * 1.02) + 16 * 4096)
-                    removed += count
-                    if not count:
-                        break
+                removed += self._prune_to(size_limit)
             if removed:
                 self._shrink()
         return removed
@@ -868,9 +858,36 @@ class Cache:
                 (low, low + step - 1, *params)).rowcount), 0)
         return removed
 
-    def _evict(self, excess: int) -> int:
-        """Delete the least recently used entries whose estimated size adds up to ``excess`` bytes
-        of the file (the estimate is scaled by the file's real bytes per estimated byte)."""
+    def _prune_to(self, size_limit: int) -> int:
+        """Remove the least recently used entries until the file holds at most ``size_limit``
+        bytes. Each round keeps what the limit holds at the file's bytes per estimated byte, less
+        a margin (rows do not free whole pages), then measures again; a file still above the limit
+        with room in its pages (deleted rows leave index pages part-empty) is rebuilt once before
+        more entries go."""
+        removed, rebuilt = 0, False
+        for _ in range(8):
+            self._shrink()
+            size = self._run(lambda conn: self._file_bytes(conn), 0)
+            if size <= size_limit:
+                break
+            if removed and not rebuilt:
+                rebuilt = True
+                self._compact()
+                continue
+            count = self._evict(size_limit, size)
+            removed += count
+            if not count:
+                break
+        return removed
+
+    def _compact(self) -> None:
+        """Rewrite the file with its pages full (``VACUUM``)."""
+        self._run(lambda conn: conn.execute("VACUUM").fetchall(), None, retry_for=5.0, busy_message=None)
+
+    def _evict(self, size_limit: int, file_bytes: int) -> int:
+        """Delete the least recently used entries until the estimated size of the rest is what
+        ``size_limit`` bytes of this file hold (scaled by the file's estimated bytes per real
+        byte), less a margin of 2% and 16 pages."""
         def plan(conn: sqlite3.Connection) -> tuple[int, int] | None:
             estimate = f"2 * length(key) + length(value) + {ROW_OVERHEAD}"
             # only whole-second times are ordered (prune removed the others just before; one
@@ -879,7 +896,8 @@ class Cache:
             total = conn.execute(f"SELECT SUM({estimate}) FROM entries {integer}").fetchone()[0] or 0
             if not total:
                 return None
-            to_free = excess * total / max(self._file_bytes(conn), 1)
+            keep = max(0.0, (size_limit * 0.98 - 16 * 4096) * total / max(file_bytes, 1))
+            to_free = max(total - keep, 1)
             freed = 0
             # the oldest last-use times first, whole groups of one time while they fit ...
             groups = f"SELECT used, SUM({estimate}) FROM entries {integer} GROUP BY used ORDER BY used"
