@@ -584,3 +584,34 @@ def test_an_output_ending_in_a_slash_names_a_folder(tmp_path: Path) -> None:
     err = one_line_error("report", "-s", str(source), "-r", str(source), "-o", str(source), "--metrics", "gleu",
                          "--html", str(tmp_path / "page") + "/")
     assert "names a folder" in err and not (tmp_path / "page").exists()
+
+
+def test_a_killed_writers_temporary_file_goes_with_the_next_write(tmp_path: Path) -> None:
+    """A writer killed without its cleanup (SIGKILL, the out-of-memory killer) left its
+    ``.OUT.xxxx.part`` beside the output for good (hidden, as large as the output). The next
+    write of that output removes those of this host whose process is gone; a live process's
+    (a run writing the same file now), another host's and unmarked ones stay."""
+    from gecmetrics.io import atomic
+
+    target = tmp_path / "out.m2"
+    script = ("import os, signal, sys\n"
+              "from gecmetrics.io.atomic import atomic_output\n"
+              "with atomic_output(sys.argv[1]) as handle:\n"
+              "    handle.write('half')\n"
+              "    handle.flush()\n"
+              "    os.kill(os.getpid(), signal.SIGKILL)\n")
+    killed = subprocess.run([sys.executable, "-c", script, str(target)], cwd=Path(__file__).parent.parent)
+    assert killed.returncode == -9
+    stale = list(tmp_path.glob(".out.m2.*.part"))
+    assert len(stale) == 1 and not target.exists()
+    live = tmp_path / f".out.m2.{os.getppid()}@{atomic._HOST}.abcdefgh.part"
+    elsewhere = tmp_path / f".out.m2.{stale[0].name.split('.')[3].split('@')[0]}@00000000.abcdefgh.part"
+    unmarked, other = tmp_path / ".out.m2.abcdefgh.part", tmp_path / f".other.m2.999999999@{atomic._HOST}.x.part"
+    for path in (live, elsewhere, unmarked, other):
+        path.write_text("x", encoding="utf-8")
+    with atomic.atomic_output(str(target)) as handle:
+        assert not stale[0].exists()
+        handle.write("whole\n")
+    assert target.read_text(encoding="utf-8") == "whole\n"
+    assert all(path.exists() for path in (live, elsewhere, unmarked))
+    assert sorted(p.name for p in tmp_path.glob(".*.part")) == sorted(p.name for p in (live, elsewhere, unmarked, other))

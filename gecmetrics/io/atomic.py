@@ -13,7 +13,10 @@ What is at the output path decides how it is written:
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import socket
 import stat
 import tempfile
 from contextlib import contextmanager
@@ -142,9 +145,10 @@ class OutputGroup:
                 yield handle
             return
         folder = os.path.dirname(target)
-        try:
-            descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".part",
-                                                     dir=folder)
+        _remove_stale_parts(target)
+        try:  # (named .OUT.PID@HOST.xxxxxxxx.part)
+            descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}@{_HOST}.",
+                                                     suffix=".part", dir=folder)
         except OSError as err:
             if not os.path.isdir(folder):
                 raise InputError("cannot write the output: no such folder", path) from None
@@ -258,6 +262,44 @@ def _link_aside(target: str, step: list) -> None:
             step[1] = None
             return
     step[1] = None
+
+
+_HOST = hashlib.sha1(socket.gethostname().encode("utf-8", "surrogatepass")).hexdigest()[:8]
+"""The host's mark in a temporary file's name, after the writing process's id (8 hex digits of
+the host name's SHA-1): a later run tells a dead writer's file from a live one's."""
+
+
+def _remove_stale_parts(target: str) -> None:
+    """Remove the temporary files of ``target`` left by a writer that died without its cleanup
+    (SIGKILL, the out-of-memory killer): those marked with this host and a process that no
+    longer exists. Another host's (a shared folder), a live process's (a run writing the same
+    file now) and unmarked ones stay. Best effort: a folder that cannot be listed is left."""
+    folder, name = os.path.split(target)
+    pattern = re.compile(re.escape(f".{name}.") + r"([0-9]+)@([0-9a-f]{8})\.[^/]*\.part", re.ASCII)
+    try:
+        entries = [entry for entry in os.listdir(folder or ".") if entry.startswith(f".{name}.")]
+    except OSError:
+        return
+    for entry in entries:
+        match = pattern.fullmatch(entry)
+        if match and match.group(2) == _HOST and not _process_exists(int(match.group(1))):
+            _remove(os.path.join(folder, entry))
+
+
+def _process_exists(pid: int) -> bool:
+    """Whether a process ``pid`` exists here (another user's counts; ids past the system's range
+    do not)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OverflowError, OSError):
+        return False
+    return True
 
 
 def _remove(path: str | None) -> None:
