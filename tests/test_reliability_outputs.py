@@ -287,6 +287,34 @@ def test_the_standard_output_through_proc_self_fd_gets_the_m2(tmp_path: Path) ->
     assert (tmp_path / "p.src").is_symlink()
 
 
+def _through_stdout(tmp_path: Path, args: list[str]) -> str:
+    """The file the standard output is, after HEADER, the command and TRAILER were written to it."""
+    log = tmp_path / "log.txt"
+    with open(log, "w", encoding="utf-8") as out:
+        out.write("HEADER\n")
+        out.flush()
+        result = subprocess.run([gecmetric_script(), *args], cwd=tmp_path, stdout=out, stderr=subprocess.PIPE,
+                                text=True, timeout=TIMEOUT)
+        out.write("TRAILER\n")
+    assert result.returncode == 0, result.stderr
+    return log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"])
+def test_a_name_of_the_standard_output_writes_through_it_when_it_is_a_file(tmp_path: Path, name: str) -> None:
+    """With the standard output redirected to a file, ``/dev/stdout`` named the file itself: it
+    was replaced by the output alone (``>> log`` lost the log, ``{ echo head; cmd; } > f`` the
+    head). Written through the descriptor, as the shell's ``>`` writes, at its place in the file;
+    a link to such a name too."""
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    os.symlink(name, tmp_path / "p.src")
+    text = _through_stdout(tmp_path, ["m2", "refs", "gold.m2", "--prefix", "p", "-a", "0"])
+    assert text.startswith("HEADER\na b c\nd e f\n") and text.endswith("TRAILER\n"), text
+    (tmp_path / "p.src").unlink()
+    text = _through_stdout(tmp_path, ["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file", name])
+    assert text.startswith("HEADER\n2\n") and text.endswith("TRAILER\n") and "\nsystem\t" in text, text
+
+
 def test_a_device_node_is_never_replaced(tmp_path: Path) -> None:
     """As root the old writer replaced /dev/full with a file; a node made here stands for it."""
     if os.geteuid() != 0:

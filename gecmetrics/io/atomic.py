@@ -7,9 +7,12 @@ What is at the output path decides how it is written:
 * a symbolic link (to a regular file, or dangling): the link is followed to the real file,
   which is written as above, beside itself, so that the link stays a link and its target gets
   the new content;
-* a device, a FIFO or a socket (``/dev/null``, ``/dev/stdout``, a pipe, also through a link such
-  as ``/proc/self/fd/1``): written through, in place, as the shell's ``>`` does; there is
-  nothing to replace, and such a target cannot be complete-or-absent.
+* a device, a FIFO or a socket (``/dev/null``, a pipe, also through a link): written through,
+  in place, as the shell's ``>`` does; there is nothing to replace, and such a target cannot be
+  complete-or-absent;
+* a name of one of the process's descriptors (``/dev/stdout``, ``/dev/fd/N``,
+  ``/proc/self/fd/N``, or a link to one): written through that descriptor, whatever it is (a
+  file the shell redirected the output to gets the output at its place in it, as with ``>``).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import os
 import re
 import socket
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Iterable, Iterator
@@ -54,7 +58,8 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
         identities, special = _identities(output)
         if special:
             continue
-        _check_writable(output)
+        if _descriptor(output) is None:  # (a descriptor's file is written through it)
+            _check_writable(output)
         if read.intersection(identities):
             raise InputError(f"the output ({flag}) is also an input: choose another file", output)
         for identity in identities:
@@ -102,6 +107,8 @@ def output_target(path: str) -> tuple[str, bool]:
     A folder, an unresolvable link (a loop) or a folder that does not exist is an InputError."""
     if path == "":  # (realpath("") is the current folder: the file was written beside it, then failed)
         raise InputError(f"cannot write the output: {EMPTY_PATH}")
+    if _descriptor(path) is not None:
+        return path, True
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -231,9 +238,18 @@ def _named(err: BaseException, path: str) -> BaseException:
 
 @contextmanager
 def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]]:
-    """A device, FIFO or socket opened for writing (no truncation, no rename)."""
+    """A device, FIFO or socket opened for writing (no truncation, no rename); a name of one of
+    this process's descriptors written through that descriptor, whatever is behind it."""
+    text = {} if binary else {"encoding": encoding, "newline": ""}
+    descriptor = _descriptor(path)
     try:
-        handle = open(path, "ab" if binary else "a", **({} if binary else {"encoding": encoding, "newline": ""}))
+        if descriptor is None:
+            handle = open(path, "ab" if binary else "a", **text)
+        else:
+            for stream in (sys.stdout, sys.stderr):  # (what the run printed before comes first)
+                if stream is not None:
+                    stream.flush()
+            handle = os.fdopen(os.dup(descriptor), "wb" if binary else "w", **text)
     except OSError as err:
         raise InputError(f"cannot write the output: {err.strerror or err}", path) from None
     try:
@@ -241,6 +257,31 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
             yield handle
     except OSError as err:
         raise _named(err, path)
+
+
+_DESCRIPTOR_NAME = re.compile(r"/dev/(?:fd/([0-9]+)|(stdout)|(stderr))|/proc/(?:self|thread-self|([0-9]+))/fd/([0-9]+)",
+                              re.ASCII)
+
+
+def _descriptor(path: str) -> int | None:
+    """The descriptor of this process that ``path`` names (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``, or a link to one of those), or None. Such a name opened again is the file behind the descriptor,
+    not the descriptor: ``-o /dev/stdout >> log`` replaced ``log`` by the output alone (the
+    shell's ``>`` writes through the descriptor, at its place in the file)."""
+    for _ in range(40):  # (a link to such a name: followed one step at a time, as realpath would go past it)
+        match = _DESCRIPTOR_NAME.fullmatch(os.path.normpath(path)) if path.startswith("/") else None
+        if match is not None or not os.path.islink(path):
+            break
+        try:
+            path = os.path.join(os.path.dirname(os.path.abspath(path)), os.readlink(path))
+        except OSError:
+            return None
+    if match is None:
+        return None
+    fd, stdout, stderr, pid, proc_fd = match.groups()
+    if pid is not None and int(pid) != os.getpid():
+        return None
+    return 1 if stdout else 2 if stderr else int(fd if fd is not None else proc_fd)
 
 
 def _link_aside(target: str, step: list) -> None:
