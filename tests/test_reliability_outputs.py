@@ -276,6 +276,25 @@ def test_a_fifo_is_written_through(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
 
 
+def test_an_m2_input_that_is_a_fifo_is_read_once(tmp_path: Path) -> None:
+    """A look at an M2 file's first lines (whether it holds edits of swapped annotators, or is
+    plain text) read a FIFO given as ``-hyp`` or ``-ref`` and took what it held: the run then
+    waited for another writer forever (``<(cat ref.m2)`` was read as 0 sentences)."""
+    (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")
+    expected = run_cli("m2", "compare", "-hyp", str(tmp_path / "gold.m2"), "-ref", str(tmp_path / "gold.m2"))
+    assert expected[0] == 0, expected
+    for side in ("-hyp", "-ref"):
+        fifo = tmp_path / f"fifo{side}"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=lambda: fifo.write_text(GOLD, encoding="utf-8"), daemon=True)
+        writer.start()
+        other = "-ref" if side == "-hyp" else "-hyp"
+        result = subprocess.run([gecmetric_script(), "m2", "compare", side, str(fifo), other, str(tmp_path / "gold.m2")],
+                                capture_output=True, text=True, timeout=TIMEOUT)
+        writer.join(TIMEOUT)
+        assert (result.returncode, result.stdout) == (0, expected[1]), (side, result.stderr)
+
+
 def test_the_standard_output_through_proc_self_fd_gets_the_m2(tmp_path: Path) -> None:
     """``-o /proc/self/fd/1`` (or a link to it) writes to the pipe the command's stdout is."""
     (tmp_path / "gold.m2").write_text(GOLD, encoding="utf-8")

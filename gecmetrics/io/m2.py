@@ -176,10 +176,17 @@ def read_cherrant_m2(path: str) -> list[Block]:
 
 
 def _head_lines(path: str, max_lines: int) -> list[str]:
-    """The first lines of a file (nothing for standard input, or for a file that cannot be read
-    although it can be looked up: the reading proper reports that; a missing file or a folder
-    was refused before, by :func:`_file_mode`)."""
+    """The first lines of a file (nothing for standard input, for what is not a regular file, or
+    for a file that cannot be read although it can be looked up: the reading proper reports
+    that; a missing file or a folder was refused before, by :func:`_file_mode`). A pipe (a FIFO,
+    ``<(...)``) is read once, by the reader: a look here took what it read (a FIFO's writer gone,
+    the run waited for another forever; ``<(cat ref.m2)`` read as 0 sentences)."""
     if path == "-":
+        return []
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return []
+    except OSError:
         return []
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
