@@ -179,6 +179,44 @@ def test_trl_call_with_chat_completions(conll):
     assert f.__name__ == "gecmetrics_gleu"
 
 
+def test_an_assistant_message_without_content_is_the_empty_text():
+    """TRL with transformers 5 parses each output into a message: one cut off in its reasoning is
+    ``{"role": "assistant", "thinking": ...}`` and an empty one ``{"role": "assistant"}``, with
+    no content. Those raised and ended the training step; they are the empty completion."""
+    f = reward_function("gleu")
+    columns = {"source": ["He go home ."] * 4, "references": [["He goes home ."]] * 4}
+    empty = f(completions=[""] * 4, **columns)
+    odd = [[{"role": "assistant", "thinking": "agreement ..."}], [{"role": "assistant"}],
+           [{"role": "assistant", "content": None, "tool_calls": []}], {"role": "assistant"}]
+    assert f(completions=odd, **columns) == empty
+    with pytest.raises(InputError, match="not text"):
+        f(completions=[[{"role": "assistant", "content": 3}]], **{k: v[:1] for k, v in columns.items()})
+
+
+def test_a_completion_whose_edit_no_m2_line_holds_gets_the_fallback(spacy_model):
+    """A completion token ``|`` (or ``a||``, ``|||``) gives an edit whose correction no M2 line
+    can hold: the metrics that read completions as M2 edits refused the whole call (a training
+    step ended); that line now gets the fallback, counted as refused, and the others their values."""
+    gold = "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+    for name, settings in (("senterrant", {}), ("cleme", {"weighted": False})):
+        f = reward_function(name, annotation={"spacy_model": SPACY_TEST_MODEL}, fallback=-1.0, **settings)
+        values = f(completions=["He goes home .", "He goes home |", "He goes |||"], references=[gold] * 3)
+        assert values == [1.0, -1.0, -1.0], name
+        assert f.stats.reasons == {"refused by the metric": 2}, name
+
+
+def test_a_lone_surrogate_in_gold_m2_is_refused():
+    """A gold M2 reference with a lone surrogate in its S line failed deep in spaCy
+    (UnicodeEncodeError), and in an A line's correction was scored silently (0.0)."""
+    for gold in ("S He \ud800 home .\n", "S He go home .\nA 1 2|||R:VERB:SVA|||go\udc80es|||REQUIRED|||-NONE-|||0\n"):
+        with pytest.raises(InputError, match="lone surrogate"):
+            reward_function("m2")(completions=["He goes home ."], references=[gold])
+        blocks = read_m2_text(gold.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass"), "gold")
+        rebuilt = [type(blocks[0])(blocks[0].source, list(blocks[0].edits))]  # (built in code: checked)
+        with pytest.raises(InputError, match="lone surrogate"):
+            reward_function("m2")(completions=["He goes home ."], references=rebuilt)
+
+
 def test_pickled_and_in_a_process_pool(conll):
     batch = grpo_batch(conll, m2=True)
     f = reward_function("m2")

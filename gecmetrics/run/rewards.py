@@ -93,15 +93,18 @@ class RewardStats:
 
 def completion_text(completion: Any, k: int = 0) -> str:
     """The text of a completion: a string, or chat messages (a list of {"role", "content"}
-    dicts: the last assistant message's content; a content of parts joins its text parts)."""
+    dicts: the last assistant message's content; a content of parts joins its text parts; no
+    content, or None, is the empty text: TRL's parsed response of an output cut off in its
+    reasoning has none)."""
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Mapping):
         completion = [completion]
     if isinstance(completion, Sequence) and completion and all(isinstance(m, Mapping) for m in completion):
         answers = [m for m in completion if m.get("role", "assistant") == "assistant"]
-        if answers:
-            return _content_text(answers[-1].get("content"), k)
+        if answers:  # (no content, or None: an output cut off in its reasoning, an empty one, tool calls only)
+            content = answers[-1].get("content")
+            return "" if content is None else _content_text(content, k)
         raise InputError(f"completion {k} has no assistant message (roles: "
                          f"{', '.join(str(m.get('role')) for m in completion)})", "completions")
     raise InputError(f"completion {k} is {kind_of(completion)}: give strings or chat messages "
@@ -274,6 +277,9 @@ class RewardFunction:
             if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 1:
                 value = value[0]  # (a list of one block or M2 text, as a dataset's column may hold it)
             if isinstance(value, str):
+                if not value.isascii() and (lone := LONE_SURROGATE.search(value)):  # (read blocks are trusted)
+                    raise InputError(f"{name} {k}: the M2 text holds a lone surrogate ({lone.group()!r}), which is "
+                                     "no Unicode text", name)
                 blocks = parse_m2(value, f"{name} {k}")
                 if len(blocks) != 1:
                     raise InputError(f"{name} {k}: expected the M2 block of one sentence, got {len(blocks)}", name)
@@ -465,6 +471,11 @@ class RewardFunction:
         if annotator is not None:  # the completions' edits, as the metric reads them
             originals = sources if sources is not None else [block.source for block in references]
             systems = {name: annotator.annotate(originals, [lines], keep_empty=True) for name, lines in systems.items()}
+            for name, blocks in systems.items():
+                try:  # (an edit an M2 line cannot hold, e.g. the correction '|': that line's refusal, not the call's)
+                    check_built_blocks(blocks, name)
+                except InputError as err:
+                    raise LineRefused(str(err)) from None
         corpus = python_corpus([metric], sources, references, systems)
         statistics, _ = chunk_statistics([metric], corpus, names, observed)
         columns = [self._alone_column(metric, metric.join_statistics([statistics[name][0]])) for name in names]

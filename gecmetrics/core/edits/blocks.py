@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ...errors import InputError, plural, shown
+from ..lines import LONE_SURROGATE
 
 FIELD_SEPARATOR = "|||"
 ALTERNATIVE_SEPARATOR = "||"
@@ -207,7 +208,13 @@ def _field_problem(edit: Edit) -> str | None:
             return f"an Edit's {label} holds a line break, which an M2 line cannot: {text!r}"
         if FIELD_SEPARATOR in text or text.endswith("|"):  # a last '|' would join the separator after it
             return f"an Edit's {label} holds {FIELD_SEPARATOR!r} or ends with '|', which an M2 line cannot: {text!r}"
+        if _lone_surrogate(text):  # (no file holds one: an edit scored as no M2 file could give it)
+            return f"an Edit's {label} holds a lone surrogate, which is no Unicode text: {text!r}"
     return None
+
+
+def _lone_surrogate(text: str) -> bool:
+    return not text.isascii() and LONE_SURROGATE.search(text) is not None
 
 
 def _annotator_problem(annotator: int) -> str | None:
@@ -238,6 +245,9 @@ def check_built_blocks(blocks: Iterable[Any], name: str) -> None:
                              name)
         if _line_break(block.source):
             raise InputError(f"{where}: a Block's source is one line of text, got one holding a line break: "
+                             f"{block.source!r}", name)
+        if _lone_surrogate(block.source):
+            raise InputError(f"{where}: a Block's source holds a lone surrogate, which is no Unicode text: "
                              f"{block.source!r}", name)
         if not isinstance(block.edits, (list, tuple)):
             raise InputError(f"{where}: a Block's edits are a list of Edit, got {type(block.edits).__name__}", name)
