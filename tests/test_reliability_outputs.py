@@ -662,3 +662,28 @@ def test_a_killed_writers_temporary_file_goes_with_the_next_write(tmp_path: Path
     assert target.read_text(encoding="utf-8") == "whole\n"
     assert all(path.exists() for path in (live, elsewhere, unmarked))
     assert sorted(p.name for p in tmp_path.glob(".*.part")) == sorted(p.name for p in (live, elsewhere, unmarked, other))
+
+
+def _capped(limit: int):
+    """A child's address space capped at ``limit`` bytes: a reading that held a whole file fails
+    there, not in the machine's out-of-memory killer."""
+    import resource
+
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("args", [["gleu", "-s", "z", "-r", "z", "-o", "z"], ["gleu", "-s", "t", "-r", "t", "-o", "/dev/zero"],
+                                  ["m2", "compare", "-hyp", "z", "-ref", "g.m2"], ["m2", "score", "-s", "z", "-o", "t"],
+                                  ["gleu", "-s", "t", "-r", "t", "-o", "z", "-p", "2"]])
+def test_a_file_of_nul_bytes_without_a_line_break_is_refused_at_its_first_piece(tmp_path: Path, args) -> None:
+    """A gigabyte of NUL bytes without a line break (``truncate -s 1G``) was read whole as one
+    line before its NUL byte was seen (9 s, 2.2 GB), and ``/dev/zero`` until the out-of-memory
+    killer came (23.7 GB): the first megabyte now says it."""
+    with open(tmp_path / "z", "wb") as handle:
+        handle.truncate(2 << 30)  # (sparse: no disk)
+    (tmp_path / "t").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "g.m2").write_text("S a b\n\n", encoding="utf-8")
+    result = subprocess.run([gecmetric_script(), "--no-cache", *args], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=TIMEOUT, preexec_fn=_capped(1 << 30))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert ":1: NUL byte" in result.stderr and ("/dev/zero" in result.stderr or "z:1" in result.stderr), result.stderr

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import os
 import re
 import stat
 import sys
 from typing import Iterable, Iterator, TextIO
 
-from .text import STDIN, check_path, check_sequence, open_input, read_lines, shown_path, split_lines
+from .text import STDIN, check_path, check_sequence, file_lines, open_input, read_lines, shown_path, split_lines
 from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATOR, NOOP_SPAN, NOOP_TYPE,  # noqa: F401
                                  MAX_ANNOTATOR_ID, Block, Edit, NamedBlocks, ReadEdits, blocks_name, check_blocks,
                                  check_built_blocks, format_m2, normalize_correction, span_problem)
@@ -189,10 +190,11 @@ def _head_lines(path: str, max_lines: int) -> list[str]:
     except OSError:
         return []
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return [line.rstrip("\r\n") for _, line in zip(range(max_lines), handle)]
+        with open(path, "rb") as handle:  # (a NUL byte in a line is the reader's InputError, said at once)
+            lines = list(itertools.islice(file_lines(handle, path), max_lines))
     except OSError:
         return []
+    return [line.decode("utf-8", "replace").rstrip("\r\n") for line in lines]
 
 
 def _file_mode(path: str) -> int:
@@ -219,7 +221,7 @@ def file_annotator_ids(path: str) -> set[int] | None:
         return None
     ids = set()
     with open_input(path) as handle:
-        for line in handle:
+        for line in file_lines(handle, path):
             if line.startswith(b"A "):
                 last = line.rsplit(FIELD_SEPARATOR.encode(), 1)[-1].strip()
                 if last.isdigit():

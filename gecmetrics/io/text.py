@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, BinaryIO, Iterable, Mapping, Sequence
+from typing import Any, BinaryIO, Iterable, Iterator, Mapping, Sequence
 
 from ..core.checks import check_name_text
 from ..core.lines import is_iterable, unordered
@@ -239,13 +239,48 @@ def read_lines(path: str) -> list[str]:
     """Read a text file (or standard input for ``-``) into a list of lines."""
     path = check_path(path)
     if path == STDIN:
-        return decode_lines(standard_input().read(), "<stdin>")
+        return decode_lines(read_whole(standard_input(), "<stdin>"), "<stdin>")
     with open_input(path) as handle:
         try:
-            data = handle.read()
+            data = read_whole(handle, path)
         except OSError as err:
             raise InputError(f"cannot read: {err.strerror}", path) from None
     return decode_lines(data, path)
+
+
+PIECE_BYTES = 1 << 20
+"""Bytes read at a time by :func:`read_whole` and :func:`file_lines`, each piece searched for a NUL
+byte before the next is read: a binary file (``/dev/zero``, a gigabyte without a line break) is
+refused at its first piece, not once it is in memory whole (the out-of-memory killer, first)."""
+
+
+def read_whole(handle: BinaryIO, path: str) -> bytes:
+    """A file's bytes to its end, a piece at a time: a NUL byte is the InputError naming its line."""
+    pieces, lines = [], 1
+    while piece := handle.read(PIECE_BYTES):
+        if b"\0" in piece:
+            check_no_nul(piece, path, lines)
+        lines += piece.count(b"\n")
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def file_lines(handle: BinaryIO, path: str, first_line: int = 1) -> Iterator[bytes]:
+    """A file's lines as bytes (each with its line break), as iterating ``handle`` gives them,
+    but a line is read a piece at a time (:data:`PIECE_BYTES`) and a piece holding a NUL byte is
+    the InputError naming the line at once (iterating the handle held a line without a break
+    whole in memory: 23 GB for ``/dev/zero``)."""
+    number = first_line
+    while line := handle.readline(PIECE_BYTES):
+        if len(line) == PIECE_BYTES and not line.endswith(b"\n"):
+            pieces = [line]
+            while len(pieces[-1]) == PIECE_BYTES and not pieces[-1].endswith(b"\n"):
+                if b"\0" in pieces[-1]:
+                    raise InputError(NUL_MESSAGE, path, number)
+                pieces.append(handle.readline(PIECE_BYTES))
+            line = b"".join(pieces)
+        yield line
+        number += 1
 
 
 def shown_path(path: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..io.corpus import Corpus
-from ..io.text import decode_lines, open_input
+from ..io.text import decode_lines, file_lines, open_input
 from .files import CorpusFiles, count_sentences
 from .reading import chunk_size, worker_chunk_size
 
@@ -98,7 +98,7 @@ def line_starts(path: str, size: int) -> tuple[list[tuple[int, int]], int, int]:
     in bytes and its number of lines."""
     starts, position, count = [], 0, 0
     with open_input(path) as handle:
-        for count, line in enumerate(handle, start=1):
+        for count, line in enumerate(file_lines(handle, path), start=1):
             if (count - 1) % size == 0:
                 starts.append((position, count))
             position += len(line)
@@ -110,7 +110,7 @@ def block_starts(path: str, size: int) -> tuple[list[tuple[int, int]], int, int]
     non-blank lines) of an M2 file, the file's length in bytes and its number of blocks."""
     starts, position, blocks, in_block = [], 0, 0, False
     with open_input(path) as handle:
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(file_lines(handle, path), start=1):
             blank = line.isspace()
             if not blank and not in_block:
                 if blocks % size == 0:

@@ -16,7 +16,7 @@ from typing import IO, Iterator
 from ..core.checks import check_count
 from ..errors import InputError, plural
 from ..io.corpus import Corpus
-from ..io.text import STDIN, blame_line_counts, decode_lines, open_input, standard_input
+from ..io.text import STDIN, blame_line_counts, decode_lines, file_lines, open_input, standard_input
 from ..io.text import shown_path
 from .files import CorpusFiles, blame_gold_count
 
@@ -60,11 +60,12 @@ class LineReader:
         self.path = path
         self.name = shown_path(path)
         self.handle: IO[bytes] = standard_input() if path == STDIN else open_input(path)
+        self.lines = file_lines(self.handle, self.name)
         self.lines_read = 0
 
     def read(self, count: int) -> list[str]:
         """The next ``count`` lines (fewer at the end of the file)."""
-        raw = list(itertools.islice(self.handle, count))
+        raw = list(itertools.islice(self.lines, count))
         if not raw:
             return []
         lines = decode_lines(b"".join(raw), self.name, first_line=self.lines_read + 1,
@@ -81,7 +82,7 @@ class LineReader:
 
     def count_rest(self) -> int:
         """Lines read so far plus the lines left (read to the end, not kept)."""
-        return self.lines_read + sum(1 for _ in self.handle)
+        return self.lines_read + sum(1 for _ in self.lines)
 
     def close(self) -> None:
         if self.path != STDIN:
