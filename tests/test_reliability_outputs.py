@@ -687,3 +687,16 @@ def test_a_file_of_nul_bytes_without_a_line_break_is_refused_at_its_first_piece(
                             timeout=TIMEOUT, preexec_fn=_capped(1 << 30))
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert ":1: NUL byte" in result.stderr and ("/dev/zero" in result.stderr or "z:1" in result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("name", ["a" * 251 + ".m2", "é" * 126 + ".m2"])
+def test_an_output_name_of_255_bytes_is_written(tmp_path: Path, name: str) -> None:
+    """The temporary file's name adds the writer's marks to the output's: a name the shell's
+    ``>`` writes (up to 255 bytes) was refused as 'File name too long', blaming its folder."""
+    from gecmetrics.io.atomic import atomic_output
+
+    target = tmp_path / name
+    assert len(os.fsencode(name)) in (254, 255)
+    with atomic_output(str(target)) as handle:
+        handle.write("x\n")
+    assert target.read_text(encoding="utf-8") == "x\n" and sorted(os.listdir(tmp_path)) == [name]

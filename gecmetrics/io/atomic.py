@@ -153,8 +153,8 @@ class OutputGroup:
             return
         folder = os.path.dirname(target)
         _remove_stale_parts(target)
-        try:  # (named .OUT.PID@HOST.xxxxxxxx.part)
-            descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.{os.getpid()}@{_HOST}.",
+        try:
+            descriptor, temporary = tempfile.mkstemp(prefix=f"{_part_name(target)}{os.getpid()}@{_HOST}.",
                                                      suffix=".part", dir=folder)
         except OSError as err:
             if not os.path.isdir(folder):
@@ -310,15 +310,29 @@ _HOST = hashlib.sha1(socket.gethostname().encode("utf-8", "surrogatepass")).hexd
 the host name's SHA-1): a later run tells a dead writer's file from a live one's."""
 
 
+PART_NAME_BYTES = 200
+"""Bytes of an output's name kept in its temporary file's name (``.NAME.PID@HOST.xxxxxxxx.part``
+adds up to 33): a name of up to 255 bytes, which the shell's ``>`` writes, is written too."""
+
+
+def _part_name(target: str) -> str:
+    """The start of ``target``'s temporary files' names: ``.``, its name (cut to
+    :data:`PART_NAME_BYTES` bytes), ``.``."""
+    name = os.path.basename(target)
+    while len(os.fsencode(name)) > PART_NAME_BYTES:
+        name = name[:-1]
+    return f".{name}."
+
+
 def _remove_stale_parts(target: str) -> None:
     """Remove the temporary files of ``target`` left by a writer that died without its cleanup
     (SIGKILL, the out-of-memory killer): those marked with this host and a process that no
     longer exists. Another host's (a shared folder), a live process's (a run writing the same
     file now) and unmarked ones stay. Best effort: a folder that cannot be listed is left."""
-    folder, name = os.path.split(target)
-    pattern = re.compile(re.escape(f".{name}.") + r"([0-9]+)@([0-9a-f]{8})\.[^/]*\.part", re.ASCII)
+    folder, start = os.path.dirname(target), _part_name(target)
+    pattern = re.compile(re.escape(start) + r"([0-9]+)@([0-9a-f]{8})\.[^/]*\.part", re.ASCII)
     try:
-        entries = [entry for entry in os.listdir(folder or ".") if entry.startswith(f".{name}.")]
+        entries = [entry for entry in os.listdir(folder or ".") if entry.startswith(start)]
     except OSError:
         return
     for entry in entries:
