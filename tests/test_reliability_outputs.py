@@ -700,3 +700,13 @@ def test_an_output_name_of_255_bytes_is_written(tmp_path: Path, name: str) -> No
     with atomic_output(str(target)) as handle:
         handle.write("x\n")
     assert target.read_text(encoding="utf-8") == "x\n" and sorted(os.listdir(tmp_path)) == [name]
+
+
+@pytest.mark.parametrize("args", [["gleu", "-s", "missing", "-r", "missing", "-o", "missing"], ["gleu", "--bogus"]])
+def test_an_unwritable_stderr_keeps_the_exit_code_of_bad_input(tmp_path: Path, args) -> None:
+    """``2>/dev/full``: the error line is lost, its exit code 2 is kept (a failed echo of the
+    line made it 1, as if writing the output had failed)."""
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([gecmetric_script(), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=full,
+                                timeout=TIMEOUT)
+    assert result.returncode == 2

@@ -17,7 +17,7 @@ from ..errors import InputError, InputNote
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .options import GreedyCommand
-from .failures import command_failed
+from .failures import command_failed, say_error
 from .process import one_line_warning, output_failed
 from .signals import stopped_code
 from .shared import cache_params
@@ -89,7 +89,7 @@ class GecGroup(SharedOptionsGroup):
             if isinstance(err, click.NoSuchOption) and re.fullmatch(r"-[\d.]+", err.option_name):  # --paired-bs -1
                 given = next((a for a in (args or sys.argv[1:]) if str(a).startswith(err.option_name)), err.option_name)
                 message = f"{given} is no option, and no count of --paired-bs or --paired-ar either (they take N >= 1)"
-            click.echo(f"gecmetric: error: {message}{hint}", err=True)
+            say_error(f"{message}{hint}")
             sys.exit(err.exit_code)
         except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it
             if stop.requested() in (None, signal.SIGINT):  # (a SIGTERM's handler said so already)

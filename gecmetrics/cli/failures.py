@@ -9,23 +9,32 @@ from ..errors import InputError
 from .process import output_failed
 
 
+def say_error(text: str) -> None:
+    """``gecmetric: error: TEXT`` on stderr; a stderr that cannot be written (``2>/dev/full``,
+    ``2>&-``) loses the line, not the exit code (a failed echo made a 2 a 1)."""
+    try:
+        click.echo(f"gecmetric: error: {text}", err=True)
+    except OSError:
+        pass
+
+
 def command_failed(err: BaseException) -> int:
     """One line for a command's failure (bad input, a warning made an error, memory refused, a
     failed write: an OSError), and its exit code: 2 for bad input, else 1."""
     if isinstance(err, InputError):
-        click.echo(f"gecmetric: error: {err}", err=True)
+        say_error(str(err))
         return 2
     if isinstance(err, Warning):  # a warning the Python warnings filter made an error (PYTHONWARNINGS=error)
         text = " ".join(str(err).split())  # (an InputNote, always printed, is never one; its str() is its text)
-        click.echo(f"gecmetric: error: {text} (a warning, made an error by the Python warnings filter)", err=True)
+        say_error(f"{text} (a warning, made an error by the Python warnings filter)")
         return 2
     if isinstance(err, OSError) and err.errno in (errno.EMFILE, errno.ENFILE):  # (whatever file it came from:
         # a worker's pipe, a module imported late, an output: none of them is the cause)
-        click.echo(f"gecmetric: error: too many open files ({err.strerror}): the process may open fewer than the "
-                   "command needs (ulimit -n; fewer -p workers need fewer)", err=True)
+        say_error(f"too many open files ({err.strerror}): the process may open fewer than the command needs "
+                  "(ulimit -n; fewer -p workers need fewer)")
         return 1
     if isinstance(err, MemoryError):  # (every file the run was writing was removed on the way)
-        click.echo("gecmetric: error: out of memory (the system refused the memory the command asked for; "
-                   "smaller --chunk-lines or fewer -p workers need less)", err=True)
+        say_error("out of memory (the system refused the memory the command asked for; smaller --chunk-lines or "
+                  "fewer -p workers need less)")
         return 1
     return output_failed(err)  # writing the output failed
