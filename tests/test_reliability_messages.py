@@ -244,3 +244,18 @@ def test_counts_that_can_be_one_read_in_the_singular() -> None:
     assert "(at most 2 words)" in order_warning(4, 2, "word")
     scores = get_metric("gleu").sentence_scores(["a b c"], [["a b c"]], ["a b c"])
     assert str(scores).startswith("GLEU+ sentence scores: 1 sentence, mean ")
+
+
+@pytest.mark.parametrize("args", [["gotoscorer", "-ref", "ref.m2", "-hyp", "ref.m2", "-v"],
+                                  ["cleme", "-hyp", "hyp.m2", "-ref", "ref.m2"],
+                                  ["cleme", "-hyp", "hyp.m2", "-ref", "ref.m2", "--cleme2", "--markdown"]])
+def test_every_digits_the_option_takes_is_printed(tmp_path: Path, args) -> None:
+    """``-d`` takes 0..20, but the count columns beside x100 fractions print 2 decimals more:
+    ``-d 19`` and ``-d 20`` were refused ('digits must be at most 20 ... got 22', naming no -d)."""
+    (tmp_path / "ref.m2").write_text("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n"
+                                     "A 0 1|||R:X|||x|||REQUIRED|||-NONE-|||1\n\n", encoding="utf-8")
+    (tmp_path / "hyp.m2").write_text("S a b c\nA 0 1|||R:X|||x|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    for digits in ("19", "20"):
+        code, out, err = run_cli(*[str(tmp_path / a) if a.endswith(".m2") else a for a in args], "-d", digits,
+                                 "--no-cache")
+        assert code == 0 and "0" * 19 in out, (digits, err)

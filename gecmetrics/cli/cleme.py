@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..core.table import ScoreFormat
+from ..core.table import ScoreFormat, more_digits
 from ..errors import InputError, LineRefused
 from ..io.corpus import Corpus, read_m2_hypotheses
 from ..metrics.cleme.metric import CLEME, CLEME2, LEVELS, ChunkMetric, ChunkSettings
@@ -114,7 +114,7 @@ def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out
         echo_table(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], out.digits,
                                   out.scale), out.format or "tsv")
     else:
-        count_digits = out.digits + (2 if out.scale == 100 else 0)
+        count_digits = more_digits(out.digits, 2 if out.scale == 100 else 0)
         echo_scores(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv",
                     [result.signature for _, result in results])
     if out.show_signature:

@@ -84,6 +84,13 @@ MAX_DIGITS = 20
 """The most decimals any command prints (beyond, float digits are noise)."""
 
 
+def more_digits(digits: int, extra: int) -> int:
+    """``digits`` + ``extra`` decimals, at most :data:`MAX_DIGITS`: a column printed with more
+    decimals than the ones ``-d`` sets (counts beside x100 fractions), so that every ``-d`` the
+    option takes is printed (``-d 20`` asked for 22 and was refused)."""
+    return min(digits + extra, MAX_DIGITS)
+
+
 def percent(value: float, digits: int, exponent: bool = False) -> str:
     """A fraction printed x100."""
     return round_half_up(100 * float(value), digits, exponent)

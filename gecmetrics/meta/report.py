@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..core.table import Table, round_half_up, scaled
+from ..core.table import Table, more_digits, round_half_up, scaled
 from ..errors import InputError
 from ..stats.rankings import HumanRanking
 from .correlations import CORRELATIONS
@@ -42,7 +42,7 @@ def metric_cell(value: float | None, digits: int, scale: float, rounds_to: int |
     system without one."""
     if value is None:
         return ""
-    return scaled(value, digits if scale == 100 else digits + 2, scale, rounds_to=rounds_to)
+    return scaled(value, digits if scale == 100 else more_digits(digits, 2), scale, rounds_to=rounds_to)
 
 
 def ranking_table(ranking: HumanRanking, digits: int = 4, metric_scores: Mapping[str, Mapping[str, float]] = {},

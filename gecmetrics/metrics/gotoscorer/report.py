@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.table import Table, scaled, unit_header
+from ...core.table import Table, more_digits, scaled, unit_header
 from .scorer import Difficulty, GoToRun
 
 SCORE_COLUMNS = (("P", "precision"), ("R", "recall"), ("F", "f"), ("F0.5", "f05"), ("Acc", "accuracy"))
@@ -21,7 +21,7 @@ def scores_table(run: GoToRun, labels: Sequence[str], order: Sequence[int], metr
     original's ``{:.4f}`` (the metric's ``rounds_to``); with ``sentence`` a row per system and
     sentence."""
     columns = (COUNT_COLUMNS if verbose else ()) + SCORE_COLUMNS
-    count_digits = digits + (2 if scale == 100 else 0)
+    count_digits = more_digits(digits, 2 if scale == 100 else 0)
 
     def cells(scores: Any) -> list[str]:
         return [scaled(getattr(scores, key), digits, scale, rounds_to=metric.rounds_to) if key in FRACTIONS
