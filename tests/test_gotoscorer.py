@@ -404,6 +404,17 @@ def test_bad_weight_files(tmp_path, text, message):
         read_weight_file(str(path))
 
 
+def test_a_weight_file_with_a_byte_order_mark_reads_as_without(tmp_path):
+    """A UTF-8 byte-order mark is dropped, as from every text input (SPEC 1): the first line
+    '\ufeff3' was refused as no number of systems."""
+    path = tmp_path / "w.txt"
+    path.write_bytes("\ufeff3\r\n1 2\r\n".encode("utf-8"))
+    table = read_weight_file(str(path))
+    path.write_bytes(b"3\n1 2\n")
+    plain = read_weight_file(str(path))
+    assert table.n_systems == plain.n_systems == 3 and table.correct.tolist() == plain.correct.tolist() == [1, 2]
+
+
 def test_weight_file_that_does_not_fit_the_reference(tmp_path):
     gold, systems = example()
     good = score_systems(gold, systems).weights.format().splitlines()

@@ -120,6 +120,7 @@ def _read(path: str) -> tuple[WeightTable, str]:
         raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
     try:
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+        text = text.removeprefix("\ufeff")  # (a byte-order mark is dropped, as from every text input: SPEC 1)
     except UnicodeDecodeError:
         raise InputError("the weight file is not UTF-8 text", path) from None
     if not text.strip():
