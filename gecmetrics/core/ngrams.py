@@ -101,6 +101,48 @@ def _check_range(values: np.ndarray, what: str) -> None:
         raise OverflowError(f"too many {what} for exact 32-bit ids; score the corpus in chunks")
 
 
+DENSE_REFERENCE_CELLS = 1 << 24
+"""Most (reference, key) cells of one order kept as one count array per reference over all the
+reference-side keys (:class:`_ReferenceCounts`): the keys are those of every reference, so the
+arrays grow with the square of the number of references (a reward row of 1,000 references of 50
+words: 1 GB; 62,500 of 3 words: past 24 GB). Beyond, each reference keeps only where its own
+n-grams sit, and its array is made when asked for."""
+
+
+class _ReferenceCounts:
+    """Each reference's counts on the reference-side keys (sorted, the union of the source's
+    and every reference's): ``counts[r]`` an array over the keys (0 where reference r has no
+    such n-gram), ``largest()`` the largest count over the references at each key. Kept whole
+    within :data:`DENSE_REFERENCE_CELLS`, else made from each reference's own keys' places."""
+
+    def __init__(self, keys: np.ndarray, references: Sequence[CountTable], compiled: bool) -> None:
+        self.size = len(keys)
+        if len(references) * len(keys) <= DENSE_REFERENCE_CELLS:
+            self.dense: list[np.ndarray] | None = [r.lookup(keys, compiled) for r in references]
+            return
+        self.dense = None  # (each reference's keys are among the keys: every place is found)
+        self.places = [(locate(keys, r.keys, compiled), r.counts) for r in references]
+
+    def __len__(self) -> int:
+        return len(self.dense) if self.dense is not None else len(self.places)
+
+    def __getitem__(self, reference: int) -> np.ndarray:
+        if self.dense is not None:
+            return self.dense[reference]
+        places, counts = self.places[reference]
+        found = np.zeros(self.size, dtype=np.int64)
+        found[places] = counts
+        return found
+
+    def largest(self) -> np.ndarray:
+        if self.dense is not None:
+            return np.max(self.dense, axis=0)
+        largest = np.zeros(self.size, dtype=np.int64)
+        for places, counts in self.places:
+            largest[places] = np.maximum(largest[places], counts)
+        return largest
+
+
 class NgramIndex:
     """Exact ids for n-grams of order >= 2, shared by every text encoded with it.
 
@@ -573,7 +615,7 @@ class EncodedCorpus:
             keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
             edges = np.searchsorted(keys >> _SHIFT, np.arange(self._sides[0].size + 1))
             found = self._reference_sides[order] = (
-                keys, source.lookup(keys, compiled), [r.lookup(keys, compiled) for r in references], edges)
+                keys, source.lookup(keys, compiled), _ReferenceCounts(keys, references, compiled), edges)
         return found
 
     def _rho(self, order: int, reference: int | None) -> np.ndarray:
@@ -584,7 +626,7 @@ class EncodedCorpus:
             return rhos[reference]
         merged = self._merged_rhos.get(order)
         if merged is None:
-            merged = self._merged_rhos[order] = np.max(rhos, axis=0)
+            merged = self._merged_rhos[order] = rhos.largest()
         return merged
 
     def reference_triples(self, reference: int | None, order: int) -> Triples:
