@@ -491,3 +491,31 @@ def test_a_text_file_given_as_the_gold_m2_suggests_annotate_refs(files):
     (checked before any model is loaded)."""
     err = one_line_error("errant", "-s", files["src"], "-r", files["src"], "-o", files["good"])
     assert files["src"] in err and "--annotate-refs" in err
+
+
+def test_tokenised_errant_reads_a_gold_made_with_tok_and_refuses_one_made_without(spacy_model):
+    """``errant -tok`` with the gold of ``errant_parallel -tok`` (its S line spaCy's tokens,
+    ``do n't``) was refused (the corpus compared it with the line's words), and a gold made
+    without -tok was taken and its spans compared with spaCy's: TP 0, FP 1, FN 1 for an output
+    equal to the reference. errant_compare scores the first (0 0 1 for ``I do n't like it .``,
+    the oracle's run); the second is refused, and a -tok gold without -tok too."""
+    source, reference = ["I don't like it."], ["I do not like it."]
+    tokenised = Annotator(spacy_model, tokenise=True).annotate(source, [reference])
+    plain = Annotator(spacy_model).annotate(source, [reference])
+    assert format_m2(tokenised) == ("S I do n't like it .\nA 2 3|||R:CONTR|||not|||REQUIRED|||-NONE-|||0\n\n")
+
+    def score(gold, hypothesis: str, tokenise: bool = True):
+        corpus = Corpus(sources=source, gold=gold, hypotheses={"hyp": [hypothesis]})
+        metric = get_metric("errant", tokenise=tokenise, spacy_model=MODEL)
+        return score_corpus([metric], corpus).result("hyp", 0).totals
+
+    assert score(tokenised, "I do n't like it .") == (0, 0, 1)
+    annotated = get_metric("errant", tokenise=True, annotate_refs=True, spacy_model=MODEL)
+    for hypothesis in ("I do n't like it .", "I do not like it."):
+        expected = score_corpus([annotated], Corpus(sources=source, references=[reference],
+                                                    hypotheses={"hyp": [hypothesis]})).result("hyp", 0)
+        assert score(tokenised, hypothesis) == expected.totals
+    with pytest.raises(InputError, match="not spaCy's tokens of the source"):
+        score(plain, "I do not like it.")
+    with pytest.raises(InputError, match="not the source's words as given"):
+        score(tokenised, "I do not like it.", tokenise=False)

@@ -302,11 +302,13 @@ def _same_source(block: Any, source: str) -> bool:
 
 def _annotates(block: Any, source: str) -> bool:
     """Whether an M2 block's sentence is the source line: the same text (:func:`_same_source`),
-    the same tokens, or ChERRANT's character tokens of it."""
+    the same tokens, ChERRANT's character tokens of it, or its characters tokenised otherwise
+    (``errant_parallel -tok``'s spaCy tokens: ``do n't`` for ``don't``; ERRANT's metric checks
+    that they are its annotator's tokens)."""
     if _same_source(block, source):
         return True
     tokens = block.source.split()
-    return tokens == source.split() or _characters_of(tokens, source)
+    return tokens == source.split() or _characters_of(tokens, source) or "".join(tokens) == "".join(source.split())
 
 
 def _characters_of(tokens: list[str], line: str) -> bool:

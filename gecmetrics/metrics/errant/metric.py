@@ -175,6 +175,19 @@ def read_back(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _check_gold_tokens(corpus: Corpus, annotated: Sequence[Block], tokenise: bool) -> None:
+    """The gold M2's sentences must be the tokens the hypotheses were annotated in (``tokenise``:
+    spaCy's, as ``errant_parallel -tok`` writes them; else the line's words): the edits' spans
+    count those tokens. The corpus takes a gold whose tokens join to the line's characters
+    either way; a gold of the other kind compared spans of different tokens, a wrong number."""
+    for k, (gold, block) in enumerate(zip(corpus.gold, annotated)):
+        if gold.source.split() != block.source.split():
+            how = ("spaCy's tokens of the source, as errant_parallel -tok writes them" if tokenise else
+                   "the source's words as given (with -tok: spaCy's tokens)")
+            raise InputError(f"the source of sentence {corpus.offset + k + 1} is not {how}: "
+                             f"{gold.source[:60]!r} for {block.source[:60]!r}", corpus.name("gold"), gold.line or None)
+
+
 class ErrantPrepared:
     """What every hypothesis shares: the annotator (spaCy pipeline, parse cache), the sources,
     the reference blocks, and the blocks of the hypotheses annotated up front. With
@@ -276,6 +289,8 @@ class ErrantText(EditComparisonMetric):
             else:
                 where = corpus.name(f"reference {err.hypothesis}")
             raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None
+        if not self.settings.annotate_refs and blocks:
+            _check_gold_tokens(corpus, blocks[0], self.settings.tokenise)
         # text references are annotated as the hypotheses are, so read back as they are; gold M2 was read
         read = self.settings.language().comparison.reads_back_m2
         references = (read_back(blocks.pop()) if read else blocks.pop()) if self.settings.annotate_refs \
