@@ -519,3 +519,10 @@ def test_tokenised_errant_reads_a_gold_made_with_tok_and_refuses_one_made_withou
         score(plain, "I do not like it.")
     with pytest.raises(InputError, match="not the source's words as given"):
         score(tokenised, "I do not like it.", tokenise=False)
+
+
+@pytest.mark.parametrize("setting", ["lev", "tokenise"])
+def test_the_annotators_yes_no_settings_are_booleans(spacy_model, setting):
+    """``Annotator(lev="no")`` ran with lev on (``bool("no")``), silently."""
+    with pytest.raises(InputError, match=f"{setting} must be True or False, got 'no'"):
+        Annotator(spacy_model, **{setting: "no"})

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ....errors import InputError, LineRefused
+from ...checks import check_flag
 from ...edits.blocks import Block, format_m2
 from ..base import AlignOp, EditLanguage, SentenceError, TypedEdit, annotation_fields, option_fields
 from ..edits import DETECTION_TYPES, AnnotatedEdit, checked_sets, noop_edit
@@ -52,8 +53,8 @@ class Annotator:
             raise InputError(f"unknown merging strategy {merge!r}: choose from {', '.join(STRATEGIES)}")
         self.spacy = model if isinstance(model, SpacyModel) else SpacyModel(model, batch_size)
         self.merge = merge
-        self.lev = bool(lev)
-        self.tokenise = bool(tokenise)
+        self.lev = check_flag(lev, "lev")  # (bool("no") is True: a text was taken as yes)
+        self.tokenise = check_flag(tokenise, "tokenise")
         self._word_list = word_list
         self._classifier: Classifier | None = None
         self._parses: dict[tuple[str, bool], ParsedSentence] = {}
