@@ -999,3 +999,13 @@ def test_reference_counts_kept_or_made_when_asked_give_the_same_scores(conll, mo
     dense = scores()
     monkeypatch.setattr(ngrams, "DENSE_REFERENCE_CELLS", 0)
     assert scores() == dense
+
+
+def test_a_lone_surrogate_in_a_column_names_the_callers_row():
+    """A lone surrogate in ``source[3]`` was said as 'the source:1' and one in
+    ``references[2][1]`` as 'reference 1:1': places in the call's batch of distinct rows."""
+    f = reward_function("gleu")
+    with pytest.raises(InputError, match=r"source 3: holds a lone surrogate"):
+        f(completions=["a", "b", "c", "d"], source=["x", "x", "x", "y \ud800"], references=[["r"]] * 4)
+    with pytest.raises(InputError, match=r"references 2, reference 1: holds a lone surrogate"):
+        f(completions=["a", "b", "c"], source=["x", "y", "z"], references=[["r"], ["r"], ["r", "s \ud800"]])

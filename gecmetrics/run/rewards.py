@@ -242,6 +242,8 @@ class RewardFunction:
             source = None if sources is None else sources[k]
             if source is not None and not isinstance(source, str):
                 raise InputError(f"{self.source_column} {k} is {kind_of(source)}, not text", self.source_column)
+            if source is not None:  # (said here, by the caller's column and row; the batch's corpus
+                _no_lone_surrogate(source, f"{self.source_column} {k}", self.source_column)  # numbers its own)
             if source is None and sources is not None and needs_source:  # "" would score against no source
                 raise InputError(f"{self.source_column} {k} is None: {self.metric.display_name} reads the source "
                                  "sentence", self.source_column)
@@ -277,9 +279,7 @@ class RewardFunction:
             if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 1:
                 value = value[0]  # (a list of one block or M2 text, as a dataset's column may hold it)
             if isinstance(value, str):
-                if not value.isascii() and (lone := LONE_SURROGATE.search(value)):  # (read blocks are trusted)
-                    raise InputError(f"{name} {k}: the M2 text holds a lone surrogate ({lone.group()!r}), which is "
-                                     "no Unicode text", name)
+                _no_lone_surrogate(value, f"{name} {k}: the M2 text", name)  # (read blocks are trusted)
                 blocks = parse_m2(value, f"{name} {k}")
                 if len(blocks) != 1:
                     raise InputError(f"{name} {k}: expected the M2 block of one sentence, got {len(blocks)}", name)
@@ -290,8 +290,10 @@ class RewardFunction:
             raise InputError(f"{name} {k}: metric {self.metric.display_name} reads gold M2 references: give the M2 "
                              f"text of the sentence (or its Block), got {type(value).__name__}", name)
         if isinstance(value, str):
-            return (_one_line(value),)
+            value = [value]
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
+            for r, text in enumerate(value):
+                _no_lone_surrogate(text, f"{name} {k}" + (f", reference {r}" if len(value) > 1 else ""), name)
             return tuple(_one_line(text) for text in value)
         raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
                          f"{_not_texts(value)}", name)
@@ -525,6 +527,12 @@ class RewardFunction:
             return sources, None
         width = len(rows[0][1])
         return sources, [[refs[r] for _, refs in rows] for r in range(width)]
+
+
+def _no_lone_surrogate(text: str, where: str, column: str) -> None:
+    """A dataset's text holding a lone surrogate is an InputError naming its column and row."""
+    if not text.isascii() and (lone := LONE_SURROGATE.search(text)):
+        raise InputError(f"{where}: holds a lone surrogate ({lone.group()!r}), which is no Unicode text", column)
 
 
 def _row_key(row: tuple[str | None, Any]) -> Hashable:
