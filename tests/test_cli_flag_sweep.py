@@ -92,7 +92,7 @@ def test_messages_name_their_flags(files, tmp_path):
     (tmp_path / "h").write_text("a c\n", encoding="utf-8")
     base = ["attribute", "-s", str(tmp_path / "s"), "-r", str(tmp_path / "s"), "-o", str(tmp_path / "h")]
     err = one_line_error(*base, "--metric", "green", "--column", "nan")
-    assert err.startswith("gecmetric: error: --column: beta 'nan' is not one of this metric's"), err
+    assert err.startswith("gecmetric: error: --column: metric green has no column 'nan': not an index"), err
     err = one_line_error(*base, "--metric", "gleu", "--seed", "-1")
     assert "'--seed'" in err, err
 

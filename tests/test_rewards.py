@@ -1009,3 +1009,10 @@ def test_a_lone_surrogate_in_a_column_names_the_callers_row():
         f(completions=["a", "b", "c", "d"], source=["x", "x", "x", "y \ud800"], references=[["r"]] * 4)
     with pytest.raises(InputError, match=r"references 2, reference 1: holds a lone surrogate"):
         f(completions=["a", "b", "c"], source=["x", "y", "z"], references=[["r"], ["r"], ["r", "s \ud800"]])
+
+
+def test_a_column_that_is_none_of_the_metrics_says_column():
+    """``column=5`` of GREEN (one column, beta 2) was said as 'beta 5 is not one of this
+    metric's (2)', naming a setting the caller never gave."""
+    with pytest.raises(InputError, match=r"metric green has no column 5: not an index \(0..0\), a label \(GREEN b2\)"):
+        reward_function("green", column=5)

@@ -683,7 +683,8 @@ class Metric(ABC):
                 return index
             if by_value is not None:
                 return by_value
-            raise InputError(f"{self.column_setting} {shown(key)} is not one of this metric's "
+            raise InputError(f"metric {self.display_name} has no column {shown(key)}: not an index (0..{len(labels) - 1}), "
+                             f"a label ({', '.join(labels)}) or a {self.column_setting} of its columns "
                              f"({', '.join(signature_value(v) for v in self._column_values())})")
         raise InputError(f"metric {self.display_name} has no column {shown(key)}; columns: {', '.join(labels)} "
                          f"(or 0..{len(labels) - 1})")
