@@ -710,3 +710,20 @@ def test_an_unwritable_stderr_keeps_the_exit_code_of_bad_input(tmp_path: Path, a
         result = subprocess.run([gecmetric_script(), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=full,
                                 timeout=TIMEOUT)
     assert result.returncode == 2
+
+
+def test_an_output_inside_a_model_folder_the_run_reads_is_refused(tmp_path: Path) -> None:
+    """``--spacy-model DIR -o DIR/meta.json`` replaced the model's meta.json with M2 (exit 0): a
+    folder the run reads is an input, and no output goes inside it (before any work)."""
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "meta.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "s").write_text("a b\n", encoding="utf-8")
+    for args, flag in ((["m2", "annotate", "-orig", "s", "-cor", "s", "--spacy-model", "model", "-o", "model/meta.json"],
+                        "-o"),
+                       (["report", "-s", "s", "-r", "s", "-o", "s", "--spacy-model", "model", "--html", "model/p.html"],
+                        "--html")):
+        result = subprocess.run([gecmetric_script(), "--no-cache", *args], cwd=tmp_path, capture_output=True, text=True,
+                                timeout=TIMEOUT)
+        assert result.returncode == 2 and f"the output ({flag}) is inside the folder" in result.stderr, result.stderr
+    assert (model / "meta.json").read_text(encoding="utf-8") == "{}" and sorted(os.listdir(model)) == ["meta.json"]

@@ -68,6 +68,14 @@ def metric_files(texts: Iterable[str] | None) -> list[str]:
     return [path for text in texts for metric in resolve_metrics(text) for path in metric.files_read()]
 
 
+def model_folders(*models: str | None) -> list[str]:
+    """The models given as folders (``--spacy-model DIR``), inputs no output may be written into;
+    a model's name is none."""
+    import os
+
+    return [model for model in models if model and os.path.isdir(model)]
+
+
 def _cache_files(outputs: list[Any]) -> list[str]:
     """The run's cache files, looked up only when an output may be one of them
     (:func:`~gecmetrics.core.cache_folder.may_be_a_cache_file`)."""

@@ -17,7 +17,7 @@ from .numbers import INT, IntRange
 from .options import GreedyCommand, GreedyOption
 from .progress import quiet_option
 from .shared import jobs_option
-from .context import check_command_outputs, metric_files, run_context
+from .context import check_command_outputs, metric_files, model_folders, run_context
 from .given import given_flag, refuse_idle_attribution_options
 
 
@@ -76,7 +76,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
     inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2, human,
-              *metric_files([*metric_texts, *attribute_texts])]
+              *metric_files([*metric_texts, *attribute_texts]), *model_folders(spacy_model)]
     check_command_outputs([("--html", html_path), ("--json", json_path)], inputs)
     for flag, path in (("--html", html_path), ("--json", json_path)):  # before the work, not after it
         if path is not None:

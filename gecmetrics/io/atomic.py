@@ -39,11 +39,15 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
     ``outputs`` are (flag, path) pairs; None is skipped and ``-`` refused (these outputs are
     files: standard output is ``/dev/stdout``). Files are compared by resolved path (symbolic
     links followed) and by device and inode (hard links); an output that is a device or a FIFO
-    is written through and destroys nothing, so it is not compared."""
+    is written through and destroys nothing, so it is not compared. An input that is a folder (a
+    model's) takes no output inside it."""
     read: set = set()
+    folders: list[str] = []
     for path in inputs:
         if path is not None:
             read.update(_identities(os.fspath(path))[0] if os.fspath(path) != STDIN else _standard_input())
+            if os.fspath(path) != STDIN and os.path.isdir(path):
+                folders.append(os.path.join(os.path.realpath(path), ""))
     written: dict = {}
     for flag, output in outputs:
         if output is None:
@@ -62,6 +66,10 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
             _check_writable(output)
         if read.intersection(identities):
             raise InputError(f"the output ({flag}) is also an input: choose another file", output)
+        inside = next((folder for folder in folders if identities[0].startswith(folder)), None)
+        if inside is not None:
+            raise InputError(f"the output ({flag}) is inside the folder {inside.rstrip(os.sep)}, which the run reads "
+                             "(a model's): choose another place", output)
         for identity in identities:
             if identity in written:
                 raise InputError(f"{written[identity]} and {flag} name the same file: choose two files", output)

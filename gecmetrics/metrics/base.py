@@ -755,15 +755,15 @@ class Metric(ABC):
 
     def files_read(self) -> list[str]:
         """The files this metric's settings name that a run reads (a word list, a weight file, a
-        baseline table), which no output of the run may replace: by default every setting whose
-        value names an existing file."""
+        baseline table, a model's folder), which no output of the run may replace (or be written
+        into): by default every setting whose value names an existing file or folder."""
         import dataclasses
         import os
 
         if not dataclasses.is_dataclass(self.settings):  # (a plugin's settings of its own kind)
             return []
         values = [getattr(self.settings, field.name) for field in dataclasses.fields(self.settings)]
-        return [value for value in values if isinstance(value, str) and value and os.path.isfile(value)]
+        return [value for value in values if isinstance(value, str) and value and os.path.exists(value)]
 
     def settings_dict(self) -> dict[str, Any]:
         """The settings as JSON values, under the metric's signature name."""

@@ -17,6 +17,7 @@ numbers are the same without it).
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Hashable, Sequence
@@ -406,7 +407,8 @@ class AnnotationJob:
         if lang == "en":
             from ...core.lang.en.wordlist import word_list_path
 
-            return [str(word_list_path(self.word_list))]
+            model = self.spacy_model  # (a model given as a folder: read, never written into)
+            return [str(word_list_path(self.word_list)), *([model] if model and os.path.isdir(model) else [])]
         if lang == "zh":
             from ...core.lang.zh.data import char_level_paths
 
