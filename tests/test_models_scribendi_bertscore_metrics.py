@@ -618,7 +618,10 @@ def test_bertscore_idf_weights_summing_to_zero_are_one_line_not_nan(models, tmp_
         for extra in ([], ["--sentence"], ["--json"], ["-o", paths[f"{corpus}.src"], "--paired-bs", "10"]):
             # (a paired test of one sentence is refused first, for its own reason)
             expected = "needs at least 2 sentences" if corpus == "one" and "--paired-bs" in extra else "0/0"
-            assert expected in one_line_error(*base, *extra), (corpus, extra)
+            error = one_line_error(*base, *extra)
+            assert expected in error, (corpus, extra)
+            if expected == "0/0" and "--paired-bs" not in extra:  # (--sentence named no file)
+                assert f"{paths[f'{corpus}.hyp']}: BERTScore" in error, (corpus, extra, error)
         code, out, err = run_cli(*base[:-2], "--no-cache")  # without idf: numbers
         assert code == 0 and "nan" not in out.lower(), (out, err)
 

@@ -113,7 +113,7 @@ def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: fl
 
     judged = _judged(metric, files, *run, fmt == "json")
     if fmt == "json":  # an object per system: its mean or sentence scores (null: none), its counts, the run's report
-        echo_json([json_result(name, metric.sentence_from_statistics(judged.statistics[name]) if sentence else result,
+        echo_json([json_result(name, metric.sentence_scores_of(name, judged.statistics[name]) if sentence else result,
                                metric, scale, "sentence" if sentence else "corpus", scored=result.scored,
                                unscored=result.unscored, report=judged.report.counts())
                    for name, result in judged.results.items()])

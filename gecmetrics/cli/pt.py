@@ -97,7 +97,7 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
     if out.sentence:
         rows = sentence_rows(metric, names, statistics, out.scale if as_json else 1.0)
         if as_json:  # the one vocabulary, with each sentence's P, R, F and annotator as its own field
-            echo_json([json_result(name, metric.sentence_from_statistics(stats), metric, out.scale, "sentence",
+            echo_json([json_result(name, metric.sentence_scores_of(name, stats), metric, out.scale, "sentence",
                                    sentences=row["sentences"]) for name, stats, row in zip(names, statistics, rows)])
         else:
             echo_table(sentence_table(metric, rows, out.digits, out.scale), out.format or "tsv")

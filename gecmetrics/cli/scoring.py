@@ -136,7 +136,7 @@ def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: in
 
 
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
-    sentences = [[m.sentence_from_statistics(s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
+    sentences = [[m.sentence_scores_of(n, s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
     if report is not None and o.format != "json":
         return click.echo(report.mean_text(metrics, names, sentences, o.digits))
     echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale, "mean")

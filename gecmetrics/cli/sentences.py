@@ -36,14 +36,14 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
                 for path, s in zip(names, statistics):  # scorer's running totals), in earlier chunks too
                     gathered[path].append(s)
                 continue
-            scores = [metric.sentence_from_statistics(s) for s in statistics]
+            scores = [metric.sentence_scores_of(path, s) for path, s in zip(names, statistics)]
             for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
                 held.write(render_parts(line, "text") + "\n")
         held.seek(0)
         while block := held.read(1 << 16):
             click.echo(block, nl=False)
     if as_json:
-        echo_json_results(((path, metric, metric.sentence_from_statistics(metric.join_statistics(parts)))
+        echo_json_results(((path, metric, metric.sentence_scores_of(path, metric.join_statistics(parts)))
                            for path, parts in gathered.items()), o.scale, "sentence")
 
 
@@ -52,7 +52,7 @@ def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None
     (an object per system and metric), or a row per sentence and a column per system and metric
     column (``compare --sentence``'s table; TSV unless a format is asked for)."""
     if fmt == "json":
-        echo_json_results(((name, metric, metric.sentence_from_statistics(statistics)) for name in scored.names
+        echo_json_results(((name, metric, metric.sentence_scores_of(name, statistics)) for name in scored.names
                            for metric, statistics in zip(scored.metrics, scored.statistics[name])), scale, "sentence")
         return
     from ..run.compare import sentence_comparison  # here: a corpus score never reads it (start-up)

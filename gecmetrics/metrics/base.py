@@ -46,8 +46,9 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import numbers
+from contextlib import contextmanager
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.checks import check_count
 from ..errors import InputError, kind_of, shown, warn_notes
@@ -453,19 +454,33 @@ class Metric(ABC):
         one line (:func:`~gecmetrics.metrics.plugin_guard.plugin_errors`)."""
         import math
 
-        try:
+        with self.naming(name):
             with plugin_errors(self, "score"):
                 result = self.score(statistics)
                 scores = [float(x) for x in result.scores]
-        except InputError as err:
-            if err.path is not None:
-                raise
-            raise InputError(str(err), name) from None
         bad = next((x for x in scores if not math.isfinite(x)), None)
         if bad is not None:
             raise InputError(f"metric {self.display_name} gives a score of {bad} (not a finite number): its statistics "
                              "leave the score undefined", name)
         return result
+
+    def sentence_scores_of(self, name: str, statistics: Any) -> Any:
+        """:meth:`sentence_from_statistics` of the hypothesis ``name``: a refusal that names no file
+        names it (BERTScore's 0/0 of ``--sentence`` named none)."""
+        with self.naming(name):
+            return self.sentence_from_statistics(statistics)
+
+    @staticmethod
+    @contextmanager
+    def naming(name: str) -> Iterator[None]:
+        """An InputError raised in the block that names no file is raised again naming ``name``
+        (the hypothesis whose statistics were being scored)."""
+        try:
+            yield
+        except InputError as err:
+            if err.path is not None:
+                raise
+            raise InputError(str(err), name) from None
 
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
         """The corpus result of one hypothesis on a prepared corpus (statistics, then score),

@@ -358,6 +358,12 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
     return Comparison(columns, rows, list(metrics), results, signatures, scored.encoded_texts, settings, scale)
 
 
+def _sentence_matrix(metric: Any, name: str, statistics: Any) -> Any:
+    """A hypothesis's sentence scores (columns, D), a refusal naming its file."""
+    with metric.naming(name):
+        return metric.sentence_matrix(statistics)
+
+
 def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
     """Sentence scores of every system under every metric: a row per sentence, a column per
     system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``, printed as the corpus
@@ -370,8 +376,8 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
         metric.require_sentence_scores()
     scale = check_scale(scored.metrics, scale)
     columns, _ = metric_columns(scored.metrics, scored.references)
-    matrices = {name: [metric.sentence_matrix(scored.statistics[name][k]) for k, metric in enumerate(scored.metrics)]
-                for name in scored.names}
+    matrices = {name: [_sentence_matrix(metric, name, scored.statistics[name][k])
+                       for k, metric in enumerate(scored.metrics)] for name in scored.names}
     formats = [ScoreFormat.of(scored.metrics[c.metric_index], scale) for c in columns]
     header, values, data = ["sentence"], [], []
     for name in scored.names:
@@ -410,7 +416,8 @@ def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list
                                                   f"a ranking from sentence scores (--ranking {ranking})")
                 if refused:
                     raise InputError(refused, name)
-            matrices[column.metric_index] = {name: metric.sentence_matrix(scored.statistics[name][column.metric_index])
+            matrices[column.metric_index] = {name: _sentence_matrix(metric, name,
+                                                                    scored.statistics[name][column.metric_index])
                                              for name in scored.names}
         scores = {name: matrix[column.part] for name, matrix in matrices[column.metric_index].items()}
         ranked = rank_by_sentence_scores(scores, ranking, list(scored.names), higher_is_better=metric.higher_is_better)
