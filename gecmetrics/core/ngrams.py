@@ -123,9 +123,6 @@ class _ReferenceCounts:
         self.dense = None  # (each reference's keys are among the keys: every place is found)
         self.places = [(locate(keys, r.keys, compiled), r.counts) for r in references]
 
-    def __len__(self) -> int:
-        return len(self.dense) if self.dense is not None else len(self.places)
-
     def __getitem__(self, reference: int) -> np.ndarray:
         if self.dense is not None:
             return self.dense[reference]

@@ -273,9 +273,9 @@ _DESCRIPTOR_NAME = re.compile(r"/dev/(?:fd/([0-9]+)|(stdout)|(stderr))|/proc/(?:
 
 def _descriptor(path: str) -> int | None:
     """The descriptor of this process that ``path`` names (``/dev/stdout``, ``/dev/fd/N``,
-    ``/proc/self/fd/N``, or a link to one of those), or None. Such a name opened again is the file behind the descriptor,
-    not the descriptor: ``-o /dev/stdout >> log`` replaced ``log`` by the output alone (the
-    shell's ``>`` writes through the descriptor, at its place in the file)."""
+    ``/proc/self/fd/N``, or a link to one of those), or None. Such a name opened again is the
+    file behind the descriptor, not the descriptor: ``-o /dev/stdout >> log`` replaced ``log`` by
+    the output alone (the shell's ``>`` writes through the descriptor, at its place in the file)."""
     for _ in range(40):  # (a link to such a name: followed one step at a time, as realpath would go past it)
         match = _DESCRIPTOR_NAME.fullmatch(os.path.normpath(path)) if path.startswith("/") else None
         if match is not None or not os.path.islink(path):
