@@ -298,12 +298,41 @@ def _trickle(headers_too: bool):
 
 @pytest.mark.parametrize("headers_too", [False, True])
 def test_a_trickling_reply_ends_at_the_deadline(tmp_path, headers_too):
+    """Each attempt ends at the deadline; a server that never sent a whole reply stops the run
+    once a request's attempts are spent (every prompt would wait as long)."""
     with Recorder(_trickle(headers_too)) as server:
-        result = _in_time(lambda: _judge(server.url, tmp_path, timeout=1.5, max_retries=1, concurrency=2)
+        with pytest.raises(BackendError, match=r"took the connections but sent no whole reply to any request "
+                                               r"\(2 attempts of 1.5 s, the timeout\)"):
+            _in_time(lambda: _judge(server.url, tmp_path, timeout=1.5, max_retries=1, concurrency=2)
+                     .score(SOURCES, SYSTEMS))
+
+
+def test_a_server_that_takes_connections_and_never_answers_stops_the_run(tmp_path):
+    """A server that accepts and never answers held each prompt (1 + max_retries) x timeout:
+    748 s for one prompt at the defaults, 68 hours for CoNLL-2014 (found by an audit)."""
+    with Recorder(lambda handler: time.sleep(30)) as server:
+        started = time.monotonic()
+        with pytest.raises(BackendError, match="took the connections but sent no whole reply to any request"):
+            _in_time(lambda: _judge(server.url, tmp_path, timeout=0.5, max_retries=2).score(SOURCES, SYSTEMS))
+        assert time.monotonic() - started < 20
+
+
+def test_a_server_that_answered_before_fails_only_the_prompts_that_time_out(tmp_path):
+    """Once a whole reply came, a request whose attempts all time out fails its prompt only (a
+    slow moment of a working server is no reason to stop the run)."""
+    calls = {"n": 0}
+
+    def respond(handler):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            _send(handler, 500, b"busy")
+        else:
+            time.sleep(30)
+
+    with Recorder(respond) as server:
+        result = _in_time(lambda: _judge(server.url, tmp_path, timeout=0.5, max_retries=1, concurrency=1)
                           .score(SOURCES, SYSTEMS))
-    assert len(result.report.failed) == len(result.plan.prompts)
-    assert all("no whole reply within the 1.5 s deadline after 2 attempts" == message
-               for _, message in result.report.failed.values())
+    assert result.report.failed and all("deadline" in message for _, message in result.report.failed.values())
 
 
 @pytest.mark.parametrize("value", ["100000", "inf", "7200"])

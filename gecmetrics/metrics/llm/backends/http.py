@@ -180,10 +180,12 @@ class RateLimiter:
 
 
 class _Transient(Exception):
-    def __init__(self, what: str, retry_after: float | None = None, unreachable: bool = False):
+    def __init__(self, what: str, retry_after: float | None = None, unreachable: bool = False,
+                 timed_out: bool = False):
         super().__init__(what)
         self.retry_after = retry_after
         self.unreachable = unreachable
+        self.timed_out = timed_out
 
 
 def _retry_after(value: str | None, now: Callable[[], float] = time.time) -> float | None:
@@ -428,6 +430,9 @@ class OpenAICompatibleBackend:
         self.sleep = sleep  # None: waits that an interrupt ends at once
         self.limiter = RateLimiter(requests_per_minute, sleep=sleep or time.sleep)
         self.rng = rng or random.Random()
+        self.replied = False
+        """Whether the server sent any whole reply (a request whose attempts all time out before
+        the first stops the run instead of waiting as long for every prompt)."""
         self.stats: Counter = Counter()
         self._lock = threading.Lock()
         self._runs: set[_Run] = set()
@@ -532,15 +537,17 @@ class OpenAICompatibleBackend:
         try:
             with opener.open(urllib.request.Request(url, data, headers, method="POST")) as reply:
                 raw = reply.read(MAX_REPLY_BYTES + 1)
+            self.replied = True
         except urllib.error.HTTPError as error:
+            self.replied = True
             return self._http_error(url, error)
         except (socket.timeout, TimeoutError):
             self._count("timeouts")
-            raise _Transient(f"no whole reply within the {self.timeout:g} s deadline") from None
+            raise _Transient(f"no whole reply within the {self.timeout:g} s deadline", timed_out=True) from None
         except urllib.error.URLError as error:
             if isinstance(error.reason, (socket.timeout, TimeoutError)):
                 self._count("timeouts")
-                raise _Transient(f"no whole reply within the {self.timeout:g} s deadline") from None
+                raise _Transient(f"no whole reply within the {self.timeout:g} s deadline", timed_out=True) from None
             self._count("connection_errors")
             unreachable = isinstance(error.reason, (ConnectionRefusedError, socket.gaierror)) or \
                 getattr(error.reason, "errno", None) in (errno.EHOSTUNREACH, errno.ENETUNREACH)
@@ -609,6 +616,11 @@ class OpenAICompatibleBackend:
                     if failure.unreachable:
                         raise BackendError(f"cannot reach {self.base_url}: {failure} "
                                            f"(is the server running?)") from None
+                    if failure.timed_out and not self.replied:  # (each prompt would wait as long: 68 h
+                        # for CoNLL-2014's 1,312 prompts at the defaults)
+                        raise BackendError(f"{self.base_url} took the connections but sent no whole reply to any "
+                                           f"request ({attempt + 1} attempts of {self.timeout:g} s, the timeout): "
+                                           "is the server stuck, or slower than the timeout?") from None
                     return Completion(error=f"{failure} after {attempt + 1} attempts")
                 if failure.retry_after is not None and failure.retry_after > self.max_retry_after:
                     raise BackendError(f"{self.base_url}: {failure}: the server asks to wait "
