@@ -1016,3 +1016,15 @@ def test_a_column_that_is_none_of_the_metrics_says_column():
     metric's (2)', naming a setting the caller never gave."""
     with pytest.raises(InputError, match=r"metric green has no column 5: not an index \(0..0\), a label \(GREEN b2\)"):
         reward_function("green", column=5)
+
+
+def test_m2_text_given_as_a_text_reference_is_refused():
+    """The M2 text of a sentence given where a reference text is read had its line breaks made
+    spaces and was scored as one odd sentence (0.0 for the correct completion); MBR's candidates,
+    a model's texts, are never refused so."""
+    block = "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+    for name in ("gleu", "green"):
+        with pytest.raises(InputError, match="references 0 is the M2 text of a sentence"):
+            reward_function(name)(completions=["He goes home ."], source=["He go home ."], references=[block])
+    chosen = mbr_select([["He goes home .", block]], "gleu", sources=["He go home ."])
+    assert chosen is not None

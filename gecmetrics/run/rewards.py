@@ -293,7 +293,12 @@ class RewardFunction:
             value = [value]
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
             for r, text in enumerate(value):
-                _no_lone_surrogate(text, f"{name} {k}" + (f", reference {r}" if len(value) > 1 else ""), name)
+                where = f"{name} {k}" + (f", reference {r}" if len(value) > 1 else "")
+                _no_lone_surrogate(text, where, name)
+                if _M2_BLOCK.match(text):  # (its line breaks became spaces: scored as one odd sentence)
+                    raise InputError(f"{where} is the M2 text of a sentence (S and A lines), and metric "
+                                     f"{self.metric.display_name} reads reference texts: give the corrected "
+                                     "sentence", name)
             return tuple(_one_line(text) for text in value)
         raise InputError(f"{name} {k}: expected a reference text or a non-empty list of them, got "
                          f"{_not_texts(value)}", name)
@@ -527,6 +532,10 @@ class RewardFunction:
             return sources, None
         width = len(rows[0][1])
         return sources, [[refs[r] for _, refs in rows] for r in range(width)]
+
+
+_M2_BLOCK = re.compile(r"S [^\r\n]*\r?\nA -?[0-9]+ -?[0-9]+\|\|\|")
+"""The start of an M2 block: an ``S`` line, then an ``A`` line's span and separator."""
 
 
 def _no_lone_surrogate(text: str, where: str, column: str) -> None:
@@ -826,7 +835,8 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
                     continue
                 completions.append(hypothesis)
                 source_column.append(source)
-                references.append(reference)
+                references.append(_one_line(reference))  # (as the reward reads it: a model's text, never
+                # refused as a dataset's M2 text would be)
                 cells.append((k, i, j))
     values = f(completions=completions, **{f.source_column: source_column, f.references_column: references})
     utilities = [np.full((len(texts), len(texts)), np.nan) for texts in candidates]
