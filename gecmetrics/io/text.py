@@ -255,12 +255,12 @@ refused at its first piece, not once it is in memory whole (the out-of-memory ki
 
 
 def read_whole(handle: BinaryIO, path: str) -> bytes:
-    """A file's bytes to its end, a piece at a time: a NUL byte is the InputError naming its line."""
-    pieces, lines = [], 1
+    """A file's bytes to its end, a piece at a time: a NUL byte is the InputError naming its line
+    (the lines before it counted then only)."""
+    pieces: list[bytes] = []
     while piece := handle.read(PIECE_BYTES):
         if b"\0" in piece:
-            check_no_nul(piece, path, lines)
-        lines += piece.count(b"\n")
+            check_no_nul(piece, path, 1 + sum(before.count(b"\n") for before in pieces))
         pieces.append(piece)
     return b"".join(pieces)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ....errors import InputError, one_line
+from ...backend import new_file_mode
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_CHERRANT_DATA"
 CHERRANT_COMMIT = "39221934ee4ccf07801879136a75dd7e11319977"
@@ -191,9 +192,7 @@ def _fetch_into(where: Path, overwrite: bool, timeout: float, download: Callable
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)  # (mkstemp's file is 0600: a data file is everyone's to read)
+            os.chmod(temporary, new_file_mode())  # (mkstemp's file is 0600: a data file is everyone's to read)
             os.replace(temporary, target)
         except BaseException:
             if os.path.exists(temporary):
