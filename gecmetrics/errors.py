@@ -11,10 +11,19 @@ class InputError(ValueError):
     def __init__(self, message: str, path: str | None = None, line: int | None = None):
         self.path = path
         self.line = line
+        self.message = message
+        """The message without the place (a caller that knows the file names it: ``path:line: message``)."""
         where = ""
         if path is not None:
             where = f"{path}:{line}: " if line is not None else f"{path}: "
+        elif line is not None:  # (the line of statistics whose file the scorer does not know)
+            where = f"line {line}: "
         super().__init__(where + message)
+
+    def naming(self, path: str) -> "InputError":
+        """This error as one naming ``path``, the file whose data it is about (its line kept), for
+        a caller that knows the file where the raiser did not."""
+        return InputError(self.message, path, self.line)
 
 
 class LineRefused(InputError):

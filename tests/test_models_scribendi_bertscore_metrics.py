@@ -8,6 +8,7 @@ new system and with changed weights or settings; settings, signatures and one-li
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import subprocess
@@ -25,7 +26,7 @@ from tests.test_models_scribendi import DATA, MISSING_EXTRA, _fingerprint_from_h
 
 from gecmetrics import compare, get_metric, paired_test
 from gecmetrics.core.cache import Cache
-from gecmetrics.errors import InputError
+from gecmetrics.errors import InputError, LineRefused
 from gecmetrics.io.corpus import Corpus
 from gecmetrics.io.text import read_lines
 from gecmetrics.metrics.models.metric import BERTScore, BERTScoreSettings, Scribendi, ScribendiSettings, \
@@ -616,12 +617,12 @@ def test_bertscore_idf_weights_summing_to_zero_are_one_line_not_nan(models, tmp_
         base = ["bertscore", "-s", paths[f"{corpus}.src"], "-r", paths[f"{corpus}.ref"], "-o", paths[f"{corpus}.hyp"],
                 "--model", str(models["bert"]), "--layer", "9", "--device", "cpu", "--idf", "--no-cache"]
         for extra in ([], ["--sentence"], ["--json"], ["-o", paths[f"{corpus}.src"], "--paired-bs", "10"]):
-            # (a paired test of one sentence is refused first, for its own reason)
-            expected = "needs at least 2 sentences" if corpus == "one" and "--paired-bs" in extra else "0/0"
+            # file and line (--sentence named no file; the line none was named): a sentence refused
+            # before a paired test of one sentence is, and before any number is printed
+            line = 1 if corpus == "one" else 2  # ("." of three: its token in every reference weighs 0)
             error = one_line_error(*base, *extra)
-            assert expected in error, (corpus, extra)
-            if expected == "0/0" and "--paired-bs" not in extra:  # (--sentence named no file)
-                assert f"{paths[f'{corpus}.hyp']}: BERTScore" in error, (corpus, extra, error)
+            assert f"{paths[f'{corpus}.hyp']}:{line}: BERTScore: a sentence's precision or recall is 0/0" in error, \
+                (corpus, extra, error)
         code, out, err = run_cli(*base[:-2], "--no-cache")  # without idf: numbers
         assert code == 0 and "nan" not in out.lower(), (out, err)
 
@@ -634,6 +635,26 @@ def test_bertscore_a_text_of_special_token_strings_is_0_0_without_idf_too(models
     error = one_line_error("bertscore", "-s", paths["s"], "-r", paths["r"], "-o", paths["h"], "--model",
                            str(models["bert"]), "--layer", "9", "--device", "cpu", "--no-cache")
     assert "0/0" in error and "as [CLS] and [SEP] do" in error and not error.startswith("gecmetric: error: BERTScore with")
+
+
+def test_a_bertscore_reward_gives_a_0_0_completion_the_fallback(models, caplog):
+    """A completion the tokenizer reads as [SEP] alone has no token of weight: its P is 0/0. The
+    reward raised for the whole call (a GRPO step ended); now that completion gets the fallback
+    value and the others their scores. Scored as a corpus, the sentence is refused by its line."""
+    from gecmetrics.rewards import reward_function
+
+    f = reward_function("bertscore", model=str(models["bert"]), layer=9, device="cpu", fallback=-1.0, cache=False)
+    with caplog.at_level(logging.WARNING, logger="gecmetrics.rewards"):
+        values = f(completions=["He goes home .", "[SEP]", ""], references=[["He goes home ."]] * 3)
+    assert values[1] == -1.0 and values[0] > 0.9 and values[2] == 0.0  # (an empty text: bert_score's 0)
+    assert f.stats.reasons == {"refused by the metric": 1} and "0/0" in caplog.text
+    metric = bertscore_metric(models, baseline="none")
+    statistics = metric.corpus_statistics(None, [["a .", "b .", "c ."]], ["a .", "[SEP]", "[CLS] [SEP]"])
+    with pytest.raises(LineRefused, match="^line 2: BERTScore: a sentence's precision or recall is 0/0") as refused:
+        metric.score(statistics)
+    assert refused.value.line == 2 and refused.value.path is None
+    with pytest.raises(InputError, match="^hypothesis:2: BERTScore: a sentence's"):  # (the call names its argument)
+        metric.corpus_score(None, [["a .", "b .", "c ."]], ["a .", "[SEP]", "[CLS] [SEP]"])
 
 
 def test_missing_torch_is_one_line_naming_the_extra(models, files):

@@ -108,7 +108,7 @@ def prepared_for(resampler: Resampler, name: str, statistics: Any) -> Any:
     except InputError as err:
         if err.path is not None:
             raise
-        raise InputError(str(err), name) from None
+        raise err.naming(name) from None
 
 
 class LinearResampler(Resampler):

@@ -474,13 +474,13 @@ class Metric(ABC):
     @contextmanager
     def naming(name: str) -> Iterator[None]:
         """An InputError raised in the block that names no file is raised again naming ``name``
-        (the hypothesis whose statistics were being scored)."""
+        (the hypothesis whose statistics were being scored), and the line it named."""
         try:
             yield
         except InputError as err:
             if err.path is not None:
                 raise
-            raise InputError(str(err), name) from None
+            raise err.naming(name) from None
 
     def evaluate(self, prepared: Any, hypothesis: Sequence[Any]) -> Result:
         """The corpus result of one hypothesis on a prepared corpus (statistics, then score),

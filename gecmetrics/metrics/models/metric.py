@@ -47,7 +47,7 @@ import numpy as np
 
 from ...core.models.runtime import DTYPES
 from ...core.table import number_label
-from ...errors import InputError, kind_of
+from ...errors import InputError, LineRefused, kind_of
 from ...io.corpus import Corpus
 from ...kinds import NONE, TEXT
 from ..base import Metric, checked_corpus, truncation_note
@@ -759,6 +759,12 @@ class BERTScoreResult(ScoreResult):
         return f"{self.name} F = {shown_score(self.f)} (P {shown_score(self.precision)}, R {shown_score(self.recall)})"
 
 
+ZERO_WEIGHTS = ("BERTScore: a sentence's precision or recall is 0/0 (bert_score prints nan): every token of it "
+                "weighs 0, as [CLS] and [SEP] do (a text of only such strings, which the tokenizer reads as those "
+                "tokens), and with idf a token in every reference sentence (log((M + 1) / (M + 1)) = 0: give more "
+                "reference sentences, or leave idf off)")
+
+
 class BERTScore(ModelMetric):
     """BERTScore (Zhang et al., ICLR 2020): P, R, F of token matches against the references (best reference per
     sentence); sentence means."""
@@ -840,16 +846,23 @@ class BERTScore(ModelMetric):
             return BertScoreStatistics.joined(parts)
         return super().join_statistics(parts)
 
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """As every model metric's, and no sentence whose P or R is 0/0 (bert_score prints ``nan``):
+        the first such sentence is refused by its line (:class:`~gecmetrics.errors.LineRefused`:
+        a reward gives that completion its fallback value; the command line names file and line)."""
+        statistics = super().check_statistic_values(statistics)
+        undefined = np.flatnonzero(np.isnan(np.asarray(statistics)[:, :3]).any(axis=1))
+        if len(undefined):
+            raise LineRefused(ZERO_WEIGHTS, None, int(undefined[0]) + 1)
+        return statistics
+
     def score_from_sums(self, sums: Any, column: int = 0) -> Any:
         """P, R or F (``column`` 0, 1, 2) of summed rows (..., 4): the mean over sentences. A NaN
         sum (a side whose token weights sum to 0, and bert_score prints P or R ``nan``) is one
         InputError, never a printed ``nan``."""
         sums = np.asarray(sums, dtype=np.float64)
         if np.isnan(sums[..., :3]).any():
-            raise InputError("BERTScore: a sentence's precision or recall is 0/0 (bert_score prints nan): every token "
-                             "of it weighs 0, as [CLS] and [SEP] do (a text of only such strings, which the tokenizer "
-                             "reads as those tokens), and with idf a token in every reference sentence "
-                             "(log((M + 1) / (M + 1)) = 0: give more reference sentences, or leave idf off)")
+            raise InputError(ZERO_WEIGHTS)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(sums[..., 3] > 0, sums[..., column] / np.where(sums[..., 3] > 0, sums[..., 3], 1), np.nan)
 
