@@ -72,6 +72,33 @@ def test_count_rows_by_hand():
 
 
 @needs_compiled
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), unit_bits=st.sampled_from([3, 11, 12, 21, 22, 23, 32]),
+       longest=st.sampled_from([1, 5, 40, 300]))
+def test_count_sorts_many_lines_at_once_as_each_line_alone(seed, unit_bits, longest):
+    """A call holding many units sorts every line's ids at once (a radix sort of 1, 2 or 3 passes,
+    by the largest id); the same lines counted one call each (each line sorted alone) give the
+    same rows byte for byte: ids are given in order of first sight either way."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, longest + 1, size=max(2, 12_000 // (longest // 2 + 1)))
+    units = rng.integers(0, 2**unit_bits, size=int(lengths.sum()), dtype=np.int64)
+    if unit_bits <= 3:  # few distinct units: repeated n-grams, counts above 1
+        units = units % 3
+    together = backend.compiled.NgramIds(4).count(units, lengths)
+    alone = backend.compiled.NgramIds(4)
+    pieces: list[list[list[bytes]]] = [[[], [], []] for _ in range(4)]
+    start = 0
+    for length in lengths.tolist():
+        for order, arrays in enumerate(alone.count(units[start:start + length], np.array([length], np.int64))):
+            for part, array in zip(pieces[order], arrays):
+                part.append(array)
+        start += length
+    assert len(units) > 4096  # (past RADIX_FROM)
+    for order in range(4):
+        assert list(together[order]) == [b"".join(part) for part in pieces[order]], order
+
+
+@needs_compiled
 @pytest.mark.parametrize("units, lengths, error", [
     (np.array([1, 2], np.int32), np.array([2], np.int64), TypeError),
     (np.array([1, 2], np.int64), np.array([3], np.int64), ValueError),

@@ -303,6 +303,78 @@ static void sort_int64(int64_t *v, Py_ssize_t n, int depth) {
     insertion_sort(v, n);
 }
 
+#define RADIX_BITS 11
+#define RADIX_BUCKETS (1 << RADIX_BITS)
+#define RADIX_FROM 4096 /* fewer ids: each line sorted alone (a pass's buckets would cost more) */
+
+/* Each line's ids in increasing order (line d holds counts[d] ids, the lines one after the other
+ * in ids), the same order as sorting each line alone. Many ids are sorted all at once: an LSD
+ * radix sort of the ids, RADIX_BITS a pass, that carries each id's line, then one stable pass
+ * putting every id back in its line's range, where they arrive in increasing order. Linear in
+ * the ids, where a sort per line cost most of the counting of short-unit (character) lines. */
+static int sort_each_line(int64_t *ids, Py_ssize_t n_ids, const Py_ssize_t *counts, Py_ssize_t n_lines) {
+    if (n_ids < RADIX_FROM) {
+        for (Py_ssize_t d = 0, start = 0; d < n_lines; start += counts[d], d++)
+            if (counts[d] > 1)
+                sort_int64(ids + start, counts[d], 2 * bit_length((uint64_t)counts[d]));
+        return 0;
+    }
+    int64_t *spare = PyMem_Malloc((size_t)n_ids * sizeof(int64_t)), largest = 0;
+    uint32_t *line = PyMem_Malloc((size_t)n_ids * sizeof(uint32_t));
+    uint32_t *spare_line = PyMem_Malloc((size_t)n_ids * sizeof(uint32_t));
+    Py_ssize_t *cursor = PyMem_Malloc((size_t)(n_lines > RADIX_BUCKETS ? n_lines : RADIX_BUCKETS) * sizeof(Py_ssize_t));
+    if (spare == NULL || line == NULL || spare_line == NULL || cursor == NULL) {
+        PyMem_Free(spare);
+        PyMem_Free(line);
+        PyMem_Free(spare_line);
+        PyMem_Free(cursor);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t d = 0, i = 0; d < n_lines; d++)
+        for (Py_ssize_t k = 0; k < counts[d]; k++, i++) {
+            line[i] = (uint32_t)d;
+            if (ids[i] > largest)
+                largest = ids[i];
+        }
+    int64_t *from = ids, *to = spare;
+    uint32_t *from_line = line, *to_line = spare_line;
+    for (int shift = 0; shift == 0 || (largest >> shift) != 0; shift += RADIX_BITS) {
+        memset(cursor, 0, RADIX_BUCKETS * sizeof(Py_ssize_t));
+        for (Py_ssize_t i = 0; i < n_ids; i++)
+            cursor[(from[i] >> shift) & (RADIX_BUCKETS - 1)]++;
+        for (Py_ssize_t b = 0, total = 0; b < RADIX_BUCKETS; b++) {
+            Py_ssize_t here = cursor[b];
+            cursor[b] = total;
+            total += here;
+        }
+        for (Py_ssize_t i = 0; i < n_ids; i++) {
+            Py_ssize_t at = cursor[(from[i] >> shift) & (RADIX_BUCKETS - 1)]++;
+            to[at] = from[i];
+            to_line[at] = from_line[i];
+        }
+        int64_t *t = from;
+        from = to;
+        to = t;
+        uint32_t *u = from_line;
+        from_line = to_line;
+        to_line = u;
+    }
+    if (from == ids) { /* (an even number of passes: the sorted ids are back in place) */
+        memcpy(spare, ids, (size_t)n_ids * sizeof(int64_t));
+        from = spare;
+    }
+    for (Py_ssize_t d = 0, start = 0; d < n_lines; start += counts[d], d++)
+        cursor[d] = start;
+    for (Py_ssize_t i = 0; i < n_ids; i++)
+        ids[cursor[from_line[i]]++] = from[i];
+    PyMem_Free(spare);
+    PyMem_Free(line);
+    PyMem_Free(spare_line);
+    PyMem_Free(cursor);
+    return 0;
+}
+
 typedef struct {
     PyObject_HEAD
     int max_order;
@@ -357,6 +429,7 @@ static PyObject *NgramIds_count(NgramIds *self, PyObject *args) {
     Py_ssize_t n_units = units_view.len / 8, n_lines = lengths_view.len / 8;
     PyObject *result = NULL;
     int64_t *current = NULL, *ids = NULL;
+    Py_ssize_t *per_line = NULL;
 
     Py_ssize_t total = 0;
     for (Py_ssize_t d = 0; d < n_lines; d++) {
@@ -381,7 +454,8 @@ static PyObject *NgramIds_count(NgramIds *self, PyObject *args) {
     }
     current = PyMem_Malloc((size_t)(n_units ? n_units : 1) * sizeof(int64_t));
     ids = PyMem_Malloc((size_t)(n_units ? n_units : 1) * sizeof(int64_t));
-    if (current == NULL || ids == NULL) {
+    per_line = PyMem_Malloc((size_t)(n_lines ? n_lines : 1) * sizeof(Py_ssize_t));
+    if (current == NULL || ids == NULL || per_line == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -416,14 +490,10 @@ static PyObject *NgramIds_count(NgramIds *self, PyObject *args) {
             start += lengths[d];
         }
         /* each line's ids in increasing order: the rows of a line are its runs */
-        start = 0;
-        for (Py_ssize_t d = 0; d < n_lines; d++) {
-            Py_ssize_t n = lengths[d] - order + 1;
-            if (n > 1)
-                sort_int64(ids + start, n, 2 * bit_length((uint64_t)n));
-            if (n > 0)
-                start += n;
-        }
+        for (Py_ssize_t d = 0; d < n_lines; d++)
+            per_line[d] = lengths[d] >= order ? lengths[d] - order + 1 : 0;
+        if (sort_each_line(ids, n_ids, per_line, n_lines) < 0)
+            goto fail;
         /* runs of equal keys: one row (id, count) each; rows[d] counts line d's rows */
         PyObject *g = PyBytes_FromStringAndSize(NULL, n_ids * 8);
         PyObject *c = PyBytes_FromStringAndSize(NULL, n_ids * 8);
@@ -471,6 +541,7 @@ fail:
 done:
     PyMem_Free(current);
     PyMem_Free(ids);
+    PyMem_Free(per_line);
     PyBuffer_Release(&units_view);
     PyBuffer_Release(&lengths_view);
     return result;
