@@ -156,6 +156,23 @@ def test_python2_sampled_sums_rejects_bad_arguments():
     assert backend.compiled.python2_sampled_sums(stats, 3, 2, 4, 0, 0) == b""
 
 
+@needs_compiled
+def test_region_sums_by_hand_and_rejects_bad_arrays():
+    """Two sentences, rows (s, c, place), rho = [1, 2]: (2, 1, 0) (0, 3, -1) | (0, 3, 1) (3, 2, 0). Per row
+    TK = min(s, r, c), TI = max(min(r, c) - s, 0), TD' = min(s, r) - min(s, max(r, c)): sentence 1
+    (1, 0, 0) + (0, 0, 0); sentence 2 (0, 2, 0) + (1, 0, -1)."""
+    rho, i64 = np.array([1, 2], np.int64), (lambda *v: np.array(v, np.int64))
+    sums = backend.compiled.region_sums(i64(2, 0, 0, 3), rho, i64(0, -1, 1, 0), i64(1, 3, 3, 2), i64(0, 2, 4))
+    assert np.frombuffer(sums, np.int64).reshape(-1, 3).tolist() == [[1, 0, 0], [1, 2, -1]]
+    good = [i64(2, 0), rho, i64(0, -1), i64(1, 3), i64(0, 2)]
+    for at, bad in [(2, i64(0, 2)), (2, i64(0, -2)), (3, i64(1)), (4, i64(0, 1)), (4, i64(1, 2)), (4, i64(0, 3, 2)),
+                    (0, i64(2, 0).astype(np.int32))]:
+        arguments = list(good)
+        arguments[at] = bad
+        with pytest.raises((ValueError, TypeError)):
+            backend.compiled.region_sums(*arguments)
+
+
 corpus_line = st.lists(st.sampled_from(["a", "b", "c", "d", "a b"]), max_size=10).map(" ".join)
 
 

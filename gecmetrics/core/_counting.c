@@ -2,7 +2,8 @@
  *
  * The NumPy implementation in ngrams.py and aggregate.py is the reference; this module does
  * the same work without an interpreter or a sort per n-gram order, and the test suite checks
- * that both give the same statistics. Nothing here knows about a metric.
+ * that both give the same statistics. Nothing here knows about a metric but two loops named
+ * for theirs: gec-ranking's draws (GLEU+ -f) and GREEN's region sums.
  *
  *   encode_words(lines, vocabulary)       str.split() tokens -> ids from a dict, flattened
  *   NgramIds(max_order).count(ids, lens)  exact n-gram ids (a hash map per order, kept across
@@ -12,6 +13,8 @@
  *                                         iterations j = first .. first + iterations - 1
  *   python2_sampled_sums(stats, D, R, K, iterations, first)  the sums those draws select from
  *                                         (D, R, K) int32/int64 statistics, without the draws
+ *   region_sums(sigma, rho, place, eta, edges)  GREEN's hypothesis-dependent region counts per
+ *                                         sentence (the NumPy reference: metrics/green/green.py)
  *
  * Arrays cross the boundary as bytes of native int64, read with np.frombuffer.
  */
@@ -843,6 +846,65 @@ static PyObject *release_freed_memory(PyObject *module, PyObject *unused) {
 
 /* ---- module ------------------------------------------------------------------------------ */
 
+/* region_sums(sigma, rho, place, eta, edges) -> int64 bytes (D x 3): GREEN's region counts (SPEC
+ * 3.1) that depend on the hypothesis, summed per sentence. Row i of a hypothesis's n-grams has its
+ * source count sigma[i], its count eta[i] and its place among the reference-side keys (-1: no
+ * source or reference has it), where the reference's count is rho[place]; sentence d holds rows
+ * [edges[d], edges[d + 1]). Per sentence: TK = min(s, r, c), TI = max(min(r, c) - s, 0) and
+ * min(s, r) - min(s, max(r, c)) (TD's part that the hypothesis changes), summed. */
+static PyObject *region_sums(PyObject *module, PyObject *args) {
+    PyObject *objects[5];
+    static const char *names[5] = {"sigma", "rho", "place", "eta", "edges"};
+    Py_buffer views[5];
+    int held = 0;
+    PyObject *out = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOO:region_sums", &objects[0], &objects[1], &objects[2], &objects[3],
+                          &objects[4]))
+        return NULL;
+    for (; held < 5; held++)
+        if (get_int64_view(objects[held], &views[held], names[held]) < 0)
+            goto done;
+    const int64_t *sigma = views[0].buf, *rho = views[1].buf, *place = views[2].buf, *eta = views[3].buf;
+    const int64_t *edges = views[4].buf;
+    Py_ssize_t n = views[0].len / 8, n_rho = views[1].len / 8, n_edges = views[4].len / 8;
+    if (views[2].len / 8 != n || views[3].len / 8 != n || n_edges < 1 || edges[0] != 0 || edges[n_edges - 1] != n) {
+        PyErr_SetString(PyExc_ValueError, "region_sums: sigma, place and eta must have one value a row, and the edges "
+                                          "run from 0 to the number of rows");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (place[i] < -1 || place[i] >= n_rho) {
+            PyErr_SetString(PyExc_ValueError, "region_sums: a place outside rho");
+            goto done;
+        }
+    for (Py_ssize_t d = 1; d < n_edges; d++)
+        if (edges[d] < edges[d - 1]) {
+            PyErr_SetString(PyExc_ValueError, "region_sums: the edges must not decrease");
+            goto done;
+        }
+    out = PyBytes_FromStringAndSize(NULL, (n_edges - 1) * 3 * 8);
+    if (out == NULL)
+        goto done;
+    int64_t *sums = (int64_t *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t d = 0; d + 1 < n_edges; d++) {
+        int64_t tk = 0, ti = 0, td = 0;
+        for (Py_ssize_t i = edges[d]; i < edges[d + 1]; i++) {
+            int64_t s = sigma[i], c = eta[i], r = place[i] >= 0 ? rho[place[i]] : 0;
+            int64_t sr = s < r ? s : r, rc = r < c ? r : c, r_or_c = r > c ? r : c;
+            tk += sr < c ? sr : c;
+            ti += rc > s ? rc - s : 0;
+            td += sr - (s < r_or_c ? s : r_or_c);
+        }
+        sums[3 * d] = tk;
+        sums[3 * d + 1] = ti;
+        sums[3 * d + 2] = td;
+    }
+done:
+    while (held > 0)
+        PyBuffer_Release(&views[--held]);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"encode_words", encode_words, METH_VARARGS,
      "encode_words(lines, vocabulary) -> (ids, lengths) as int64 bytes; new words get the next id"},
@@ -852,6 +914,9 @@ static PyMethodDef module_methods[] = {
      "release_freed_memory() -> bool: glibc returns the freed memory it keeps to the system"},
     {"positions", positions, METH_VARARGS,
      "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
+    {"region_sums", region_sums, METH_VARARGS,
+     "region_sums(sigma, rho, place, eta, edges) -> int64 bytes (D x 3): GREEN's TK, TI and TD's\n"
+     "hypothesis part summed per sentence (SPEC 3.1)"},
     {"python2_draws", python2_draws, METH_VARARGS,
      "python2_draws(iterations, sentences, references) -> int64 bytes, row j seeded with j * 101"},
     {"python2_sampled_sums", python2_sampled_sums, METH_VARARGS,

@@ -290,6 +290,8 @@ class _HypothesisRows:
     """Which of its n-grams also occur in the source or a reference."""
     position: np.ndarray
     """For those, their row among the reference-side keys."""
+    place: np.ndarray
+    """For every one of its n-grams, that row, or -1 where it is not shared."""
     sentence: np.ndarray
     sigma: np.ndarray
     eta: np.ndarray
@@ -677,13 +679,21 @@ class EncodedCorpus:
                 # sentence with a binary search; NumPy searches each key)
                 position = locate(keys, self._groups.keys_of(table.keys), self.encoder.compiled)
             shared = position >= 0
-            position = position[shared]
+            place, position = position, position[shared]
             sigma_rows = np.zeros(len(table.keys), dtype=np.int64)
             sigma_rows[shared] = sigma[position]
             sentence = table.keys >> _SHIFT
             edges = np.searchsorted(sentence, np.arange(self.size + 1))
-            found = rows[order] = _HypothesisRows(shared, position, sentence, sigma_rows, table.counts, edges)
+            found = rows[order] = _HypothesisRows(shared, position, place, sentence, sigma_rows, table.counts, edges)
         return found
+
+    def hypothesis_places(self, hypothesis: EncodedText, order: int,
+                          reference: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What :meth:`hypothesis_triples` is made of, for a compiled loop that reads rho where it
+        needs it: (sigma, the reference's counts on the reference-side keys, each hypothesis
+        n-gram's place among those keys or -1, eta, the sentences' row edges)."""
+        rows = self._hypothesis_side(hypothesis, order)
+        return rows.sigma, self._rho(order, reference), rows.place, rows.eta, rows.edges
 
     def hypothesis_triples(self, hypothesis: EncodedText, reference: int | None, order: int) -> Triples:
         """(sigma, rho, eta) of every n-gram of the hypothesis (eta > 0), against one

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.aggregate import best_reference, by_sentence_blocks, select
+from ...core.backend import compiled
 from ...core.checks import check_count
 from ..results import CorpusSums, Result, SentenceScores, Signature, check_joined_parts, shown_score
 from ..settings import parse_betas, setting
@@ -48,21 +49,31 @@ def sentence_regions(encoded: EncodedCorpus, hypothesis: EncodedText, reference:
     follow from the n-gram counts of each side, since per n-gram TK+TD+OD+UD = s,
     TK+TI+OD+UI = r and TK+TI+OI+UD = c.
     """
-    t = encoded.hypothesis_triples(hypothesis, reference, order)
-    s, r, c = t.sigma, t.rho, t.eta
-    shared = np.minimum(s, r)  # OD of an n-gram the hypothesis lacks
-    tk = t.per_sentence(np.minimum(shared, c))
-    ti = t.per_sentence(np.maximum(np.minimum(r, c) - s, 0))
-    # where the hypothesis has the n-gram, TD = max(0, s - max(r, c)) instead of max(0, s - r):
-    # the difference is min(s, r) - min(s, max(r, c)); OD = max(0, min(s, r) - c) instead of
-    # min(s, r): the difference is -min(min(s, r), c), which is -TK
-    td = (encoded.reference_sums(reference, order, "green:td", lambda s, r: np.maximum(s - r, 0))
-          + t.per_sentence(shared - np.minimum(s, np.maximum(r, c))))
+    tk, ti, td_changed = hypothesis_region_sums(encoded, hypothesis, reference, order)
+    td = encoded.reference_sums(reference, order, "green:td", lambda s, r: np.maximum(s - r, 0)) + td_changed
     od = encoded.reference_sums(reference, order, "green:od", np.minimum) - tk
     ud = encoded.source.ngram_counts(order) - tk - td - od
     ui = encoded.references[reference].ngram_counts(order) - tk - ti - od
     oi = hypothesis.ngram_counts(order) - tk - ti - ud
     return np.stack([tk, td, ti, od, oi, ud, ui], axis=1)
+
+
+def hypothesis_region_sums(encoded: EncodedCorpus, hypothesis: EncodedText, reference: int,
+                           order: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per sentence, over the hypothesis's n-grams: TK, TI and what the hypothesis changes of
+    TD. Where the hypothesis has an n-gram, TD = max(0, s - max(r, c)) instead of max(0, s - r):
+    the difference is min(s, r) - min(s, max(r, c)); OD = max(0, min(s, r) - c) instead of
+    min(s, r): the difference is -min(min(s, r), c), which is -TK. In one compiled loop where the
+    C extension is in use (``region_sums``), else in NumPy (the reference the tests hold it to)."""
+    if encoded.encoder.compiled:
+        sums = compiled.region_sums(*encoded.hypothesis_places(hypothesis, order, reference))
+        tk, ti, td = np.frombuffer(sums, np.int64).reshape(-1, 3).T
+        return tk, ti, td
+    t = encoded.hypothesis_triples(hypothesis, reference, order)
+    s, r, c = t.sigma, t.rho, t.eta
+    shared = np.minimum(s, r)  # OD of an n-gram the hypothesis lacks
+    return (t.per_sentence(np.minimum(shared, c)), t.per_sentence(np.maximum(np.minimum(r, c) - s, 0)),
+            t.per_sentence(shared - np.minimum(s, np.maximum(r, c))))
 
 
 def true_false(region_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
