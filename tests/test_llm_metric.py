@@ -550,6 +550,23 @@ def test_a_reward_without_a_cache_keeps_the_answers_of_a_batch_with_an_unanswere
         assert budget.stats.reasons == {"refused by the metric": 1}
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\x0b", "\x85"])
+def test_a_reward_gives_a_completion_no_prompt_can_hold_the_fallback(separator):
+    """A completion holding a line separator other than a line break (a model can emit U+2028)
+    cannot be one line of a prompt: the judge refused it for the whole call (an InputError, a
+    GRPO step ended); now that completion gets the fallback and the others their scores. A
+    source holding one stays the dataset's error."""
+    from gecmetrics.rewards import reward_function
+
+    with ChatServer() as server:
+        reward = reward_function("llm-s", provider="openai-compatible", model="test-model", base_url=server.url,
+                                 cache=False, fallback=-1.0)
+        values = reward(completions=[SYSTEMS["good"][0], f"a{separator}b"], source=[SOURCES[0]] * 2)
+        assert 1 <= values[0] <= 5 and values[1] == -1.0 and reward.stats.reasons == {"refused by the metric": 1}
+        with pytest.raises(InputError, match="holds a line break"):
+            reward(completions=[SYSTEMS["good"][0]], source=[f"a{separator}b"])
+
+
 def test_sentences_without_a_score_are_refused_by_sentence_level_meta_evaluation(files, tmp_path):
     """meta-eval at sentence level (and --metric-ranking ew) over sentences the judge gave no
     score said only "... is not a number"; now the judge's refusal: how many sentences lack a

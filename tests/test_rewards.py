@@ -205,6 +205,30 @@ def test_a_completion_whose_edit_no_m2_line_holds_gets_the_fallback(spacy_model)
         assert f.stats.reasons == {"refused by the metric": 2}, name
 
 
+def test_a_gold_sentence_cleme_refuses_gives_its_row_the_fallback():
+    """CLEME refuses a gold block whose edits overlap or whose source is empty (the other M2
+    metrics score them): the reward raised for the whole call; now that row's completions get
+    the fallback and the other rows their values. The command line still says it in one line."""
+    good = "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+    overlapping = "S He go .\nA 0 1|||R:X|||She|||REQUIRED|||-NONE-|||0\nA 0 2|||R:X|||They went|||REQUIRED|||-NONE-|||0\n"
+    for name, settings in (("cleme", {"weighted": False}), ("cleme2", {})):
+        f = reward_function(name, annotation={"spacy_model": SPACY_TEST_MODEL}, fallback=-1.0, **settings)
+        values = f(completions=["He goes home .", "He goes .", "x"], references=[good, overlapping, "S \n"])
+        assert values == [1.0, -1.0, -1.0], name
+        assert f.stats.reasons == {"refused by the metric": 2}, name
+
+
+def test_gotoscorer_reads_a_gold_sentence_with_other_whitespace_as_the_completion_s():
+    """GoToScorer compared the gold's S line with the completion's annotated source as strings:
+    a gold sentence with U+2028, a vertical tab or only spaces between its tokens (the same
+    tokens for every M2 reader) refused every completion, naming the completion."""
+    for source in ("a\u2028b c", "a\x0bb c", "a  b\tc"):
+        f = reward_function("gotoscorer", no_weight=True, annotation={"spacy_model": SPACY_TEST_MODEL})
+        gold = f"S {source}\nA 0 1|||R:X|||z|||REQUIRED|||-NONE-|||0\n"
+        assert f(completions=["z b c", "a b c"], references=[gold] * 2) == [1.0, 0.0], source
+        assert f.stats.fallbacks == 0
+
+
 def test_a_lone_surrogate_in_gold_m2_is_refused():
     """A gold M2 reference with a lone surrogate in its S line failed deep in spaCy
     (UnicodeEncodeError), and in an A line's correction was scored silently (0.0)."""

@@ -178,6 +178,13 @@ def the_reference(name: str) -> str:
     return "the reference" if name in ("", "reference") else f"the reference {name}"
 
 
+def same_sentence(source: str, other: str) -> bool:
+    """Whether two M2 source lines are one sentence: the same tokens (every M2 reader splits at
+    runs of whitespace, so a line rebuilt from its tokens, as an annotator writes it, is the
+    same sentence as one with two spaces, a tab or U+2028 between them)."""
+    return source == other or source.split() == other.split()
+
+
 def span_problem(start: int, end: int, n_tokens: int) -> str | None:
     """What is wrong with the token span [start, end) of an edit of a sentence of ``n_tokens``
     tokens (None: nothing; -1 -1 is the noop span)."""

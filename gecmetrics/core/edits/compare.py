@@ -33,7 +33,7 @@ import numpy as np
 from ...errors import InputError, plural
 from .. import fscore
 from ..offsets import joined_offsets, ranges_index
-from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks
+from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks, same_sentence
 
 MODES = ("dt", "ds", "cs", "cse")
 DETECTION_MODES = ("dt", "ds")
@@ -539,7 +539,7 @@ class ReferenceTables(list):
         """The hypothesis blocks annotate the reference's sentences (the same tokens), in order:
         one InputError naming the hypothesis file and the line of the first block that differs."""
         for k, (block, source) in enumerate(zip(hyp_blocks, self.sources)):
-            if block.source != source and block.source.split() != source.split():
+            if not same_sentence(block.source, source):
                 line = f" (line {self.lines[k]})" if self.lines[k] else ""
                 raise InputError(f"this sentence differs from the reference's sentence at the same position in "
                                  f"{self.name}{line}: both M2 files must annotate the same sentences in the same order",

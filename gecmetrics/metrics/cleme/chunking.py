@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import InputError
+from ...errors import InputError, LineRefused
 from ...io.m2 import Block, Edit
 
 DELETE_MARKER = "-NONE-"
@@ -118,7 +118,7 @@ def group_targets(block: Block, name: str) -> list[list[tuple[int, Edit]]]:
             current = []
             target_id = edit.annotator
         elif edit.annotator != target_id:
-            raise InputError(f"annotator {edit.annotator} where CLEME expects {target_id} or {target_id + 1}: the "
+            raise LineRefused(f"annotator {edit.annotator} where CLEME expects {target_id} or {target_id + 1}: the "
                              "annotator ids of a block must be 0, 1, 2 ... in order (CLEME would read this line as "
                              f"annotator {max(target_id, 0)}'s)", name, _edit_line(block, index))
         current.append((index, edit))
@@ -128,7 +128,9 @@ def group_targets(block: Block, name: str) -> list[list[tuple[int, Edit]]]:
 
 def build_target(block: Block, lines: Sequence[tuple[int, Edit]], name: str) -> Target:
     """A target from its edit lines: noop lines skipped, the others checked to be in order and
-    not overlapping (each starts at or after the end of the one before)."""
+    not overlapping (each starts at or after the end of the one before). The refusals of a
+    block's edits, here and in :func:`group_targets` and :func:`block_targets`, are the
+    sentence's (:class:`~gecmetrics.errors.LineRefused`: a reward gives its row the fallback)."""
     n_source = len(block.tokens)
     edits: list[TargetEdit] = []
     length = n_source
@@ -138,10 +140,10 @@ def build_target(block: Block, lines: Sequence[tuple[int, Edit]], name: str) -> 
         if span == NOOP_SPAN:
             continue
         if edit.type in NOOP_TYPES:
-            raise InputError(f"a '{edit.type}' edit must have the span -1 -1, not {edit.start} {edit.end}", name,
+            raise LineRefused(f"a '{edit.type}' edit must have the span -1 -1, not {edit.start} {edit.end}", name,
                              _edit_line(block, index))
         if edit.start < previous_end:
-            raise InputError(f"edit {edit.start} {edit.end} starts before the end ({previous_end}) of the previous "
+            raise LineRefused(f"edit {edit.start} {edit.end} starts before the end ({previous_end}) of the previous "
                              f"edit of annotator {edit.annotator}: CLEME needs each annotator's edits in order and "
                              "not overlapping", name, _edit_line(block, index))
         tokens = correction_tokens(edit.correction)
@@ -154,7 +156,7 @@ def build_target(block: Block, lines: Sequence[tuple[int, Edit]], name: str) -> 
 def block_targets(block: Block, name: str) -> list[Target]:
     """Every target of an M2 block, in CLEME's order (checks that the source is not empty)."""
     if not block.tokens:
-        raise InputError("empty source sentence (CLEME needs at least one token)", name, block.line or None)
+        raise LineRefused("empty source sentence (CLEME needs at least one token)", name, block.line or None)
     return [build_target(block, lines, name) for lines in group_targets(block, name)]
 
 

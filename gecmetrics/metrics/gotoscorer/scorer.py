@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ...core.edits.blocks import the_reference
+from ...core.edits.blocks import same_sentence, the_reference
 from ...core.offsets import joined_offsets
 from ...errors import InputError, plural
 from ...io.gts_weights import WeightTable, parse_weight_file, read_weight_file  # noqa: F401 (re-exported)
@@ -151,7 +151,7 @@ def read_system(blocks: Sequence[Block], gold: GoldChunks, annotator: int = 0, n
     text_id, sources = gold.vocabulary.id, gold.tokens.sources
     edits = []
     for k, block in enumerate(blocks):
-        if block.source != sources[k]:
+        if not same_sentence(block.source, sources[k]):
             raise InputError(f"sentence {k + 1} differs from the reference's ({gold.name}, line {gold.lines[k]})",
                              name, block.line or None)
         edits.append(tuple((edit.start, edit.end, text_id(edit.correction))
@@ -177,7 +177,7 @@ def read_systems(blocks: Iterable[Block], gold: GoldChunks, name: str = "hypothe
         if not isinstance(block, Block):
             raise InputError(f"expected M2 blocks (gecmetrics.metrics.m2.read_m2), got {type(block).__name__} at sentence "
                              f"{k + 1}", name)
-        if k >= len(sources) or block.source != sources[k]:
+        if k >= len(sources) or not same_sentence(block.source, sources[k]):
             if k >= len(sources):
                 raise InputError(f"has more sentences than {the_reference(gold.name)} ({len(gold)})", name,
                                  block.line or None)

@@ -336,17 +336,19 @@ class LLMJudgeMetric(Metric):
     def hypotheses_of(self, corpus: Corpus, method: str = "prepare") -> tuple[list[str], list[list[str]]]:
         """The corpus's sources and every hypothesis (text lines), in the corpus's order; a line
         no prompt can hold (:func:`~.prompts.prompt_line_problem`) is refused naming its file
-        and line."""
+        and line (a hypothesis's as :class:`~gecmetrics.errors.LineRefused`: a reward gives
+        that completion its fallback value)."""
         corpus = checked_corpus(corpus, self.label, method=method)
         if not corpus.hypotheses:
             raise InputError(f"{self.label} needs at least one hypothesis")
         sources = list(corpus.sources)
         systems = [corpus.hypothesis(name, TEXT, self.display_name) for name in corpus.hypotheses]
         rows = corpus.sentence_rows()
-        for name, lines in ((corpus.source_file(), sources), *zip(corpus.hypotheses, systems)):
+        for refusal, name, lines in ((InputError, corpus.source_file(), sources),
+                                     *((LineRefused, *named) for named in zip(corpus.hypotheses, systems))):
             for k, line in enumerate(lines):
                 if (problem := prompt_line_problem(line)) is not None:
-                    raise InputError(problem, name, rows[k] + 1)
+                    raise refusal(problem, name, rows[k] + 1)
         return sources, systems
 
     def edits(self, sources: Sequence[str], systems: Sequence[Sequence[str]]) -> Any:
