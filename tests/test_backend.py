@@ -44,15 +44,33 @@ def test_environment_switch(monkeypatch):
 @needs_compiled
 @settings(max_examples=80, deadline=None)
 @given(st.lists(word_line, max_size=6))
-def test_encode_words_is_str_split(lines):
-    vocabulary: dict[str, int] = {"b": 0}
-    flat, lengths = backend.compiled.encode_words(lines, vocabulary)
-    ids, lengths = np.frombuffer(flat, np.int64).tolist(), np.frombuffer(lengths, np.int64).tolist()
-    expected_vocabulary: dict[str, int] = {"b": 0}
-    expected = [expected_vocabulary.setdefault(w, len(expected_vocabulary)) for line in lines for w in line.split()]
-    assert ids == expected
-    assert lengths == [len(line.split()) for line in lines]
-    assert vocabulary == expected_vocabulary
+def test_word_ids_are_str_split_in_order_of_first_sight(lines):
+    """Words found where they lie in the line (never a str per token), in lines of every kind
+    (ASCII, Latin-1, UCS-2: 'é' in an ASCII word's line is the same word in a line holding '語'),
+    ids kept across calls as a dict's setdefault numbers them."""
+    words = backend.compiled.WordIds()
+    expected_vocabulary: dict[str, int] = {}
+    for part in (lines, lines[::-1], ["b a", "a\u3000語 b"]):
+        flat, lengths = words.encode(part)
+        ids, lengths = np.frombuffer(flat, np.int64).tolist(), np.frombuffer(lengths, np.int64).tolist()
+        expected = [expected_vocabulary.setdefault(w, len(expected_vocabulary)) for line in part for w in line.split()]
+        assert ids == expected
+        assert lengths == [len(line.split()) for line in part]
+        assert len(words) == len(expected_vocabulary)
+
+
+@needs_compiled
+def test_word_ids_tell_words_of_equal_hash_apart_and_refuse_non_text():
+    """Thousands of words (the table grows, probes collide): each its own id; a non-str line
+    is a TypeError."""
+    words = backend.compiled.WordIds()
+    many = [f"w{k} \u00e9{k} \u8a9e{k}" for k in range(5000)]
+    flat, _ = words.encode(many)
+    assert np.frombuffer(flat, np.int64).tolist() == list(range(15000)) and len(words) == 15000
+    flat, _ = words.encode([" ".join(reversed(many[7].split()))])
+    assert np.frombuffer(flat, np.int64).tolist() == [23, 22, 21]
+    with pytest.raises(TypeError):
+        words.encode(["a", 3])
 
 
 @needs_compiled

@@ -5,7 +5,8 @@
  * that both give the same statistics. Nothing here knows about a metric but two loops named
  * for theirs: gec-ranking's draws (GLEU+ -f) and GREEN's region sums.
  *
- *   encode_words(lines, vocabulary)       str.split() tokens -> ids from a dict, flattened
+ *   WordIds().encode(lines)               str.split() words -> ids in order of first sight (kept
+ *                                         across calls), flattened, without a str per token
  *   NgramIds(max_order).count(ids, lens)  exact n-gram ids (a hash map per order, kept across
  *                                         calls) and per-line sorted (id, count) rows
  *   python2_draws(iterations, D, R[, first])  gec-ranking's reference draws: Python's Mersenne
@@ -82,74 +83,6 @@ static int get_two_int64_views(PyObject *args, const char *format, Py_buffer *fi
         return -1;
     }
     return 0;
-}
-
-/* ---- words -> ids ----------------------------------------------------------------------- */
-
-static PyObject *encode_words(PyObject *module, PyObject *args) {
-    PyObject *lines, *vocabulary;
-    if (!PyArg_ParseTuple(args, "O!O!:encode_words", &PyList_Type, &lines, &PyDict_Type, &vocabulary))
-        return NULL;
-    Py_ssize_t n_lines = PyList_GET_SIZE(lines);
-    Buffer ids = {0}, lengths = {0};
-    PyObject *result = NULL;
-    if (buffer_reserve(&lengths, n_lines) < 0)
-        goto done;
-    for (Py_ssize_t d = 0; d < n_lines; d++) {
-        PyObject *line = PyList_GET_ITEM(lines, d);
-        if (!PyUnicode_Check(line)) {
-            PyErr_SetString(PyExc_TypeError, "lines must be str");
-            goto done;
-        }
-        PyObject *tokens = PyUnicode_Split(line, NULL, -1); /* exactly str.split() */
-        if (tokens == NULL)
-            goto done;
-        Py_ssize_t n = PyList_GET_SIZE(tokens);
-        if (buffer_reserve(&ids, n) < 0) {
-            Py_DECREF(tokens);
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *token = PyList_GET_ITEM(tokens, i);
-            PyObject *found = PyDict_GetItemWithError(vocabulary, token); /* borrowed */
-            int64_t id;
-            if (found != NULL) {
-                id = PyLong_AsLongLong(found);
-                if (id == -1 && PyErr_Occurred()) {
-                    Py_DECREF(tokens);
-                    goto done;
-                }
-            } else {
-                if (PyErr_Occurred()) {
-                    Py_DECREF(tokens);
-                    goto done;
-                }
-                id = PyDict_GET_SIZE(vocabulary);
-                PyObject *value = PyLong_FromLongLong(id);
-                if (value == NULL || PyDict_SetItem(vocabulary, token, value) < 0) {
-                    Py_XDECREF(value);
-                    Py_DECREF(tokens);
-                    goto done;
-                }
-                Py_DECREF(value);
-            }
-            ids.data[ids.size++] = id;
-        }
-        Py_DECREF(tokens);
-        lengths.data[lengths.size++] = n;
-    }
-    {
-        PyObject *flat = buffer_to_bytes(ids.data, ids.size);
-        PyObject *lens = buffer_to_bytes(lengths.data, lengths.size);
-        if (flat != NULL && lens != NULL)
-            result = PyTuple_Pack(2, flat, lens);
-        Py_XDECREF(flat);
-        Py_XDECREF(lens);
-    }
-done:
-    PyMem_Free(ids.data);
-    PyMem_Free(lengths.data);
-    return result;
 }
 
 /* ---- exact n-gram ids: one open-addressing map per order ---------------------------------- */
@@ -229,6 +162,186 @@ static inline int64_t idmap_id(IdMap *m, uint64_t key) {
     m->slots[slot].value = (int64_t)++m->size;
     return (int64_t)m->size - 1;
 }
+
+/* ---- words -> ids ----------------------------------------------------------------------- */
+
+/* Words get ids in order of first sight, kept across calls. A line is split as str.split() splits
+ * it (runs of Py_UNICODE_ISSPACE) without making a str of each token: a token is hashed and
+ * compared by its code points where it lies in the line (a str of the same code points in a line
+ * of another kind, ASCII or UCS-2, is the same word), and only a new word is kept as a str. */
+typedef struct {
+    uint64_t hash;
+    int64_t value; /* id + 1; 0 marks an empty slot */
+} WordSlot;
+
+typedef struct {
+    PyObject_HEAD
+    WordSlot *slots;
+    size_t mask;
+    PyObject **words; /* words[id], owned */
+    Py_ssize_t size, allocated;
+} WordIds;
+
+static inline uint64_t token_hash(int kind, const void *data, Py_ssize_t start, Py_ssize_t end) {
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the code points */
+    for (Py_ssize_t i = start; i < end; i++) {
+        h ^= (uint64_t)PyUnicode_READ(kind, data, i);
+        h *= 0x100000001b3ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int same_token(PyObject *word, int kind, const void *data, Py_ssize_t start, Py_ssize_t length) {
+    if (PyUnicode_GET_LENGTH(word) != length)
+        return 0;
+    int word_kind = PyUnicode_KIND(word);
+    const void *word_data = PyUnicode_DATA(word);
+    if (word_kind == kind)
+        return memcmp(word_data, (const char *)data + start * kind, (size_t)(length * kind)) == 0;
+    for (Py_ssize_t i = 0; i < length; i++)
+        if (PyUnicode_READ(word_kind, word_data, i) != PyUnicode_READ(kind, data, start + i))
+            return 0;
+    return 1;
+}
+
+static int words_grow(WordIds *self) {
+    size_t capacity = self->slots == NULL ? 1024 : (self->mask + 1) * 2;
+    WordSlot *slots = PyMem_Calloc(capacity, sizeof(WordSlot));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; self->slots != NULL && i <= self->mask; i++) {
+        if (self->slots[i].value == 0)
+            continue;
+        size_t at = (size_t)mix(self->slots[i].hash) & (capacity - 1);
+        while (slots[at].value != 0)
+            at = (at + 1) & (capacity - 1);
+        slots[at] = self->slots[i];
+    }
+    PyMem_Free(self->slots);
+    self->slots = slots;
+    self->mask = capacity - 1;
+    return 0;
+}
+
+/* The id of line[start:end], a new word getting the next id; -1 with an exception set. */
+static int64_t word_id(WordIds *self, PyObject *line, int kind, const void *data, Py_ssize_t start, Py_ssize_t end) {
+    if (self->slots == NULL || 2 * (size_t)(self->size + 1) > self->mask + 1)
+        if (words_grow(self) < 0)
+            return -1;
+    uint64_t hash = token_hash(kind, data, start, end);
+    size_t at = (size_t)mix(hash) & self->mask;
+    for (; self->slots[at].value != 0; at = (at + 1) & self->mask)
+        if (self->slots[at].hash == hash
+            && same_token(self->words[self->slots[at].value - 1], kind, data, start, end - start))
+            return self->slots[at].value - 1;
+    if (self->size == self->allocated) {
+        Py_ssize_t more = self->allocated ? 2 * self->allocated : 1024;
+        PyObject **words = PyMem_Realloc(self->words, (size_t)more * sizeof(PyObject *));
+        if (words == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->words = words;
+        self->allocated = more;
+    }
+    PyObject *word = PyUnicode_Substring(line, start, end);
+    if (word == NULL)
+        return -1;
+    self->words[self->size] = word;
+    self->slots[at].hash = hash;
+    self->slots[at].value = ++self->size;
+    return self->size - 1;
+}
+
+/* encode(lines) -> (ids, lengths) as int64 bytes: every line's words' ids, flattened, and the
+ * number of words of each line. */
+static PyObject *WordIds_encode(WordIds *self, PyObject *args) {
+    PyObject *lines;
+    if (!PyArg_ParseTuple(args, "O!:encode", &PyList_Type, &lines))
+        return NULL;
+    Py_ssize_t n_lines = PyList_GET_SIZE(lines);
+    Buffer ids = {0}, lengths = {0};
+    PyObject *result = NULL;
+    if (buffer_reserve(&lengths, n_lines) < 0)
+        goto done;
+    for (Py_ssize_t d = 0; d < n_lines; d++) {
+        PyObject *line = PyList_GET_ITEM(lines, d);
+        if (!PyUnicode_Check(line)) {
+            PyErr_SetString(PyExc_TypeError, "lines must be str");
+            goto done;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(line) < 0) /* (a legacy string made by an old C API) */
+            goto done;
+#endif
+        int kind = PyUnicode_KIND(line);
+        const void *data = PyUnicode_DATA(line);
+        Py_ssize_t length = PyUnicode_GET_LENGTH(line), i = 0, words = 0;
+        if (buffer_reserve(&ids, length / 2 + 1) < 0) /* (at most one word in two code points) */
+            goto done;
+        while (i < length) {
+            while (i < length && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
+                i++;
+            if (i == length)
+                break;
+            Py_ssize_t start = i;
+            while (i < length && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
+                i++;
+            int64_t id = word_id(self, line, kind, data, start, i);
+            if (id < 0)
+                goto done;
+            ids.data[ids.size++] = id;
+            words++;
+        }
+        lengths.data[lengths.size++] = words;
+    }
+    {
+        PyObject *flat = buffer_to_bytes(ids.data, ids.size);
+        PyObject *lens = buffer_to_bytes(lengths.data, lengths.size);
+        if (flat != NULL && lens != NULL)
+            result = PyTuple_Pack(2, flat, lens);
+        Py_XDECREF(flat);
+        Py_XDECREF(lens);
+    }
+done:
+    PyMem_Free(ids.data);
+    PyMem_Free(lengths.data);
+    return result;
+}
+
+static Py_ssize_t WordIds_length(WordIds *self) {
+    return self->size;
+}
+
+static void WordIds_dealloc(WordIds *self) {
+    for (Py_ssize_t i = 0; i < self->size; i++)
+        Py_DECREF(self->words[i]);
+    PyMem_Free(self->words);
+    PyMem_Free(self->slots);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef WordIds_methods[] = {
+    {"encode", (PyCFunction)WordIds_encode, METH_VARARGS,
+     "encode(lines) -> (ids, lengths) as int64 bytes: str.split() words, new ones getting the next id"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods WordIds_sequence = {.sq_length = (lenfunc)WordIds_length};
+
+static PyTypeObject WordIdsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gecmetrics.core._counting.WordIds",
+    .tp_doc = "Word ids in order of first sight, shared by every call of encode(); len() is the words known.",
+    .tp_basicsize = sizeof(WordIds),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)WordIds_dealloc,
+    .tp_methods = WordIds_methods,
+    .tp_as_sequence = &WordIds_sequence,
+};
 
 static int bit_length(uint64_t value) {
     int bits = 0;
@@ -906,8 +1019,6 @@ done:
 }
 
 static PyMethodDef module_methods[] = {
-    {"encode_words", encode_words, METH_VARARGS,
-     "encode_words(lines, vocabulary) -> (ids, lengths) as int64 bytes; new words get the next id"},
     {"keep_freed_memory", keep_freed_memory, METH_NOARGS,
      "keep_freed_memory() -> bool: glibc keeps freed memory for reuse (for one-shot commands)"},
     {"release_freed_memory", release_freed_memory, METH_NOARGS,
@@ -932,7 +1043,7 @@ static struct PyModuleDef module_definition = {
 };
 
 PyMODINIT_FUNC PyInit__counting(void) {
-    if (PyType_Ready(&NgramIdsType) < 0)
+    if (PyType_Ready(&NgramIdsType) < 0 || PyType_Ready(&WordIdsType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&module_definition);
     if (module == NULL)
@@ -940,6 +1051,12 @@ PyMODINIT_FUNC PyInit__counting(void) {
     Py_INCREF(&NgramIdsType);
     if (PyModule_AddObject(module, "NgramIds", (PyObject *)&NgramIdsType) < 0) {
         Py_DECREF(&NgramIdsType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&WordIdsType);
+    if (PyModule_AddObject(module, "WordIds", (PyObject *)&WordIdsType) < 0) {
+        Py_DECREF(&WordIdsType);
         Py_DECREF(module);
         return NULL;
     }

@@ -43,10 +43,11 @@ _MAX_ID = (1 << 31) - 1
 
 
 class Vocabulary:
-    """Maps words (``str.split()`` tokens) to consecutive integer ids."""
+    """Maps words (``str.split()`` tokens) to consecutive integer ids, in order of first sight
+    (with the C extension, its ``WordIds``: no str is made for a word already known)."""
 
     def __init__(self, compiled: bool = False) -> None:
-        self._ids: dict[str, int] = {}
+        self._ids: Any = _counting.WordIds() if compiled else {}
         self._compiled = compiled
 
     def __len__(self) -> int:
@@ -56,7 +57,7 @@ class Vocabulary:
         """The ids of all words of all lines, flattened, and the number of words per line."""
         ids = self._ids
         if self._compiled:
-            flat, lengths = _counting.encode_words(list(lines), ids)
+            flat, lengths = ids.encode(list(lines))
             return np.frombuffer(flat, np.int64), np.frombuffer(lengths, np.int64)
         setdefault = ids.setdefault
         encoded = [[setdefault(u, len(ids)) for u in line.split()] for line in lines]
