@@ -4,7 +4,6 @@ sentence lines, the m2scorer's per-sentence table), or every metric's of a run (
 vocabulary, or ``compare --sentence``'s table)."""
 from __future__ import annotations
 
-import tempfile
 from typing import Any
 
 import click
@@ -23,6 +22,8 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
     file past :data:`HELD_IN_MEMORY`) until the whole input is read: a line count, a byte or an
     M2 block found wrong near the end printed nothing (the rows before it looked like the whole
     output). JSON: gathered, then printed."""
+    import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
+
     names, as_json = files.hypothesis_names, o.format == "json"
     if not as_json:
         check_line_counts(files)  # (the cheap refusal first)
