@@ -3,6 +3,8 @@ errors are those of -p 1 (the serial reader), whatever the executor."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gecmetrics import InputError, M2Scorer
 from gecmetrics.run.chunks import index_files
@@ -197,3 +199,45 @@ def test_a_file_written_to_while_its_chunks_are_read_is_an_error(tmp_path, jobs)
     with pytest.raises(InputError, match=r"hyp: changed while the run read it"):
         score_files(["gleu"], files, chunk_lines=5, jobs=jobs, progress=rewrite)
     assert score_files(["gleu"], files, chunk_lines=5).result(hyp, 0).score != baseline  # (the file did change)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.lists(st.sampled_from([b"a", b"bc", b"\n", b"\r\n", b"\r", b" ", "é".encode(), b"\xef\xbb\xbf"]),
+                     max_size=40).map(b"".join),
+       piece=st.integers(1, 9), counts=st.lists(st.integers(1, 5), min_size=1, max_size=6))
+def test_the_line_reader_gives_the_lines_read_lines_gives_whatever_its_pieces(data, piece, counts, tmp_path_factory,
+                                                                             monkeypatch):
+    """The reader cuts pieces of PIECE_BYTES after the lines asked for: any piece size and any
+    numbers of lines asked for give the lines of read_lines in order (a line or a CRLF across
+    pieces, a byte-order mark, a last line without its break), and count_rest their number."""
+    from gecmetrics.io.text import read_lines
+    from gecmetrics.run import reading
+
+    path = tmp_path_factory.mktemp("reader") / "text"
+    path.write_bytes(data)
+    expected = read_lines(str(path))
+    monkeypatch.setattr(reading, "PIECE_BYTES", piece)
+    reader, got = reading.LineReader(str(path)), []
+    for count in counts * 20:
+        part = reader.read(count)
+        assert len(part) == min(count, len(expected) - len(got))
+        got += part
+    assert got == expected
+    reader.close()
+    for first in range(len(expected) + 1):
+        reader = reading.LineReader(str(path))
+        reader.read(first) if first else None
+        assert reader.count_rest() == len(expected), first
+        reader.close()
+
+
+def test_the_line_reader_refuses_a_nul_byte_in_the_piece_it_reads_naming_its_line(tmp_path, monkeypatch):
+    from gecmetrics.run import reading
+
+    path = tmp_path / "text"
+    path.write_bytes(b"a\nb\nc\nd\x00e\nf\n")
+    monkeypatch.setattr(reading, "PIECE_BYTES", 4)
+    reader = reading.LineReader(str(path))
+    assert reader.read(2) == ["a", "b"]
+    with pytest.raises(InputError, match=r"text:4: NUL byte"):
+        reader.read(5)

@@ -77,6 +77,8 @@ def split_lines(text: str, start_of_file: bool = True) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
+    if "\r" not in text:  # (the common case: no line to look at)
+        return lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 

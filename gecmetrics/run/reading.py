@@ -16,9 +16,11 @@ from typing import IO, Iterator
 from ..core.checks import check_count
 from ..errors import InputError, plural
 from ..io.corpus import Corpus
-from ..io.text import STDIN, blame_line_counts, decode_lines, file_lines, open_input, standard_input
+from ..io.text import PIECE_BYTES, STDIN, blame_line_counts, check_no_nul, decode_lines, open_input, standard_input
 from ..io.text import shown_path
 from .files import CorpusFiles, blame_gold_count
+
+BOM = "\ufeff".encode()
 
 DEFAULT_CHUNK_LINES = 2_000
 """Sentences counted together: a run keeps only the per-sentence statistics of finished chunks,
@@ -54,23 +56,48 @@ def worker_chunk_size(sentences: int, jobs: int, chunk_lines: int | None, even: 
 
 
 class LineReader:
-    """One text file (or standard input), read a number of lines at a time."""
+    """One text file (or standard input), read a number of lines at a time: the file is read a
+    piece of :data:`~gecmetrics.io.text.PIECE_BYTES` at a time and cut after the line asked for
+    last, so a line costs a byte search, not a call of ``readline`` (8,000 lines of CoNLL-2014:
+    4.6 -> 1 ms); a piece holding a NUL byte is refused at once, naming the line."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.name = shown_path(path)
         self.handle: IO[bytes] = standard_input() if path == STDIN else open_input(path)
-        self.lines = file_lines(self.handle, self.name)
+        self._pending = b""  # (read from the file, not yet given: at most one piece)
         self.lines_read = 0
+
+    def _piece(self, first_line: int) -> bytes:
+        """The next piece of the file (empty at its end); ``first_line``: the line it starts in."""
+        piece = self.handle.read(PIECE_BYTES)
+        check_no_nul(piece, self.name, first_line)
+        return piece
 
     def read(self, count: int) -> list[str]:
         """The next ``count`` lines (fewer at the end of the file)."""
-        raw = list(itertools.islice(self.lines, count))
-        if not raw:
+        taken: list[bytes] = []
+        found = 0  # line ends in taken
+        while found < count:
+            if not self._pending:
+                self._pending = self._piece(self.lines_read + found + 1)
+                if not self._pending:
+                    break
+            ends = self._pending.count(b"\n")
+            if found + ends < count:
+                taken.append(self._pending)
+                self._pending, found = b"", found + ends
+                continue
+            cut = -1
+            for _ in range(count - found):
+                cut = self._pending.index(b"\n", cut + 1)
+            taken.append(self._pending[:cut + 1])
+            self._pending, found = self._pending[cut + 1:], count
+        data = b"".join(taken)
+        if not data:
             return []
-        lines = decode_lines(b"".join(raw), self.name, first_line=self.lines_read + 1,
-                             start_of_file=self.lines_read == 0)
-        self.lines_read += len(raw)
+        lines = decode_lines(data, self.name, first_line=self.lines_read + 1, start_of_file=self.lines_read == 0)
+        self.lines_read += len(lines)
         return lines
 
     def __iter__(self) -> Iterator[str]:
@@ -82,7 +109,16 @@ class LineReader:
 
     def count_rest(self) -> int:
         """Lines read so far plus the lines left (read to the end, not kept)."""
-        return self.lines_read + sum(1 for _ in self.lines)
+        total, last, piece = self.lines_read, b"\n", self._pending
+        self._pending = b""
+        if total == 0:  # (a byte-order mark opening the file is no line of its own)
+            while len(piece) < len(BOM) and (more := self._piece(1)):
+                piece += more
+            piece = piece.removeprefix(BOM)
+        while piece or (piece := self._piece(total + 1)):
+            total += piece.count(b"\n")
+            last, piece = piece[-1:], b""
+        return total + (last != b"\n")  # (a last line without its line break counts)
 
     def close(self) -> None:
         if self.path != STDIN:
