@@ -251,7 +251,8 @@ def read_lines(path: str) -> list[str]:
 
 
 PIECE_BYTES = 1 << 20
-"""Bytes read at a time by :func:`read_whole` and :func:`file_lines`, each piece searched for a NUL
+"""Bytes read at a time by :func:`read_whole`, :func:`file_lines` and the run's line reader
+(:class:`gecmetrics.run.reading.LineReader`), each piece searched for a NUL
 byte before the next is read: a binary file (``/dev/zero``, a gigabyte without a line break) is
 refused at its first piece, not once it is in memory whole (the out-of-memory killer, first)."""
 
