@@ -319,3 +319,28 @@ def test_blas_spin_is_not_set_once_numpy_is_loaded(monkeypatch):
     assert "numpy" in sys.modules
     assert backend.quiet_idle_blas_threads() is False
     assert backend.BLAS_SPIN_VARIABLE not in os.environ
+
+
+_CONSOLE_SCRIPT_GC = (
+    "import gc, os\nfrom gecmetrics.cli import process\n"
+    "def main(prog_name):\n"
+    "    print('while importing', gc.isenabled())\n"
+    "    process.settle_start_up()\n"
+    "    print('command', gc.isenabled(), gc.get_freeze_count() > 1000, flush=True)\n"
+    "process.run_and_exit(main)\n")
+
+
+def test_console_script_collects_no_garbage_until_the_command_is_imported():
+    """The console script runs without the cyclic collector until the command's modules are
+    imported (the group's callback settles start-up), then freezes what they made and collects
+    again; a Python caller's process keeps its collector as it is and freezes nothing."""
+    done = subprocess.run([sys.executable, "-c", _CONSOLE_SCRIPT_GC], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["while importing False", "command True True"]
+    import gc
+
+    from gecmetrics.cli.process import settle_start_up
+
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    settle_start_up()
+    assert (gc.get_freeze_count(), gc.isenabled()) == (frozen, enabled)

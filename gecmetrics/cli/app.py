@@ -18,7 +18,7 @@ from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .options import GreedyCommand
 from .failures import command_failed, say_error
-from .process import one_line_warning, output_failed
+from .process import one_line_warning, output_failed, settle_start_up
 from .signals import stopped_code
 from .shared import cache_params
 
@@ -133,6 +133,7 @@ def main() -> None:
     eval "$(_GECMETRIC_COMPLETE=bash_source gecmetric)" (zsh_source, fish_source).
     """
     keep_freed_memory()  # one command per process: reuse freed memory rather than re-fault it
+    settle_start_up()  # (the command's module is imported by now: click resolved it first)
 
 
 __all__ = ["COMMAND_MODULES", "METRIC_COMMANDS", "GecGroup", "SharedOptionsGroup", "main", "with_shared_options"]
