@@ -1042,21 +1042,22 @@ static struct PyModuleDef module_definition = {
     -1, module_methods,
 };
 
+static int add_type(PyObject *module, const char *name, PyTypeObject *type) {
+    if (PyType_Ready(type) < 0)
+        return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(module, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__counting(void) {
-    if (PyType_Ready(&NgramIdsType) < 0 || PyType_Ready(&WordIdsType) < 0)
-        return NULL;
     PyObject *module = PyModule_Create(&module_definition);
     if (module == NULL)
         return NULL;
-    Py_INCREF(&NgramIdsType);
-    if (PyModule_AddObject(module, "NgramIds", (PyObject *)&NgramIdsType) < 0) {
-        Py_DECREF(&NgramIdsType);
-        Py_DECREF(module);
-        return NULL;
-    }
-    Py_INCREF(&WordIdsType);
-    if (PyModule_AddObject(module, "WordIds", (PyObject *)&WordIdsType) < 0) {
-        Py_DECREF(&WordIdsType);
+    if (add_type(module, "NgramIds", &NgramIdsType) < 0 || add_type(module, "WordIds", &WordIdsType) < 0) {
         Py_DECREF(module);
         return NULL;
     }
