@@ -2,7 +2,7 @@
 itself is :mod:`gecmetrics.core.cache`): a command that writes an output checks that it is none
 of them, and importing the store (SQLite) or ``platformdirs`` (a tenth of a small command's
 start-up) is left to the commands that look the folder up; so is ``pathlib`` (with
-``urllib.parse`` and ``ipaddress``, about 2 ms of a run with the cache off)."""
+``urllib.parse`` and ``ipaddress``, about 2 ms of a command whose metrics never look it up)."""
 from __future__ import annotations
 
 import os
