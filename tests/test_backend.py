@@ -344,3 +344,19 @@ def test_console_script_collects_no_garbage_until_the_command_is_imported():
     frozen, enabled = gc.get_freeze_count(), gc.isenabled()
     settle_start_up()
     assert (gc.get_freeze_count(), gc.isenabled()) == (frozen, enabled)
+
+
+def test_an_extension_built_from_older_sources_is_left_unused(monkeypatch):
+    """An editable install whose C sources changed without a rebuild keeps an extension that lacks
+    what the package calls (an AttributeError deep in a run): it is left unused, the NumPy loops
+    give the numbers, and --version says why."""
+    import types
+
+    current = types.SimpleNamespace(API_VERSION=backend.COMPILED_API)
+    assert backend.usable_extension(current) is current
+    for stale in (types.SimpleNamespace(), types.SimpleNamespace(API_VERSION=backend.COMPILED_API - 1), None):
+        assert backend.usable_extension(stale) is None
+    monkeypatch.setattr(backend, "_built", types.SimpleNamespace())
+    monkeypatch.setattr(backend, "compiled", None)
+    assert not backend.compiled_core_enabled()
+    assert backend.core_name() == "NumPy (the C extension was built from older sources: pip install -e . builds it again)"

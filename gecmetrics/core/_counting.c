@@ -1057,7 +1057,9 @@ PyMODINIT_FUNC PyInit__counting(void) {
     PyObject *module = PyModule_Create(&module_definition);
     if (module == NULL)
         return NULL;
-    if (add_type(module, "NgramIds", &NgramIdsType) < 0 || add_type(module, "WordIds", &WordIdsType) < 0) {
+    /* what the package calls: gecmetrics/core/backend.py's COMPILED_API (raised with each change of it) */
+    if (add_type(module, "NgramIds", &NgramIdsType) < 0 || add_type(module, "WordIds", &WordIdsType) < 0
+        || PyModule_AddIntConstant(module, "API_VERSION", 2) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -15,10 +15,22 @@ from types import ModuleType
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_NUMPY_CORE"
 
+COMPILED_API = 2
+"""The interface of the C extension this package calls (its ``API_VERSION``). An extension built
+from older sources (an editable install whose sources changed without ``pip install -e .`` again)
+lacks what the package calls: it is left unused, and ``--version`` says why."""
+
+
+def usable_extension(module: ModuleType | None) -> ModuleType | None:
+    """``module`` when it was built from these sources (its ``API_VERSION``), else None."""
+    return module if module is not None and getattr(module, "API_VERSION", None) == COMPILED_API else None
+
+
 try:
-    from . import _counting as compiled
+    from . import _counting as _built
 except ImportError:  # installed without a C compiler
-    compiled: ModuleType | None = None  # type: ignore[no-redef]
+    _built: ModuleType | None = None  # type: ignore[no-redef]
+compiled = usable_extension(_built)
 
 
 def compiled_core_enabled() -> bool:
@@ -32,6 +44,8 @@ def core_name() -> str:
         return "C extension"
     if compiled is not None:
         return f"NumPy ({ENVIRONMENT_VARIABLE} is set)"
+    if _built is not None:
+        return "NumPy (the C extension was built from older sources: pip install -e . builds it again)"
     return "NumPy (the C extension was not built)"
 
 
