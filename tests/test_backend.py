@@ -294,33 +294,6 @@ def test_release_freed_memory_gives_the_kept_memory_back():
     assert kept - _resident_bytes() > 100 * 2**20
 
 
-_CONSOLE_SCRIPT_BLAS = (
-    "import os, sys\nfrom gecmetrics.cli import process\nimport gecmetrics\n"
-    "print('before', 'numpy' in sys.modules, os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
-    "process.run_and_exit(lambda prog_name: print('command', os.environ.get('OPENBLAS_THREAD_TIMEOUT'), flush=True))\n")
-
-
-@pytest.mark.parametrize("given, seen", [(None, backend.BLAS_SPIN_EXPONENT), ("7", "7"), ("", "")])
-def test_console_script_shortens_openblas_idle_spin_unless_the_user_chose(given, seen):
-    """Set before NumPy loads (the CLI's import does not load it), only by the console script
-    (importing the package leaves the environment alone), never over the user's own value."""
-    env = {key: value for key, value in os.environ.items() if key != backend.BLAS_SPIN_VARIABLE}
-    if given is not None:
-        env[backend.BLAS_SPIN_VARIABLE] = given
-    done = subprocess.run([sys.executable, "-c", _CONSOLE_SCRIPT_BLAS], capture_output=True, text=True,
-                          env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"before False {given}", f"command {seen}"]
-
-
-def test_blas_spin_is_not_set_once_numpy_is_loaded(monkeypatch):
-    """In a process that already loaded NumPy (a test, a notebook) the setting could not apply."""
-    monkeypatch.delenv(backend.BLAS_SPIN_VARIABLE, raising=False)
-    assert "numpy" in sys.modules
-    assert backend.quiet_idle_blas_threads() is False
-    assert backend.BLAS_SPIN_VARIABLE not in os.environ
-
-
 _CONSOLE_SCRIPT_GC = (
     "import gc, os\nfrom gecmetrics.cli import process\n"
     "def main(prog_name):\n"

@@ -10,7 +10,6 @@ import sys
 from typing import Any, Callable
 
 from ..core import stop
-from ..core.backend import quiet_idle_blas_threads
 from . import signals
 
 
@@ -64,15 +63,13 @@ def _hold_closed_descriptors() -> None:
 def run_and_exit(main: Callable[..., Any]) -> None:
     """The ``gecmetric`` console script: ``main`` (:func:`gecmetrics.cli.main`), then an immediate exit.
 
-    OpenBLAS's idle threads are asked to sleep sooner
-    (:func:`gecmetrics.core.backend.quiet_idle_blas_threads`), and the cyclic garbage collector
-    waits until the command's modules are imported (:func:`settle_start_up`).
+    The cyclic garbage collector waits until the command's modules are imported
+    (:func:`settle_start_up`).
     Once the command has finished and its output is flushed, the process exits without tearing
     down the interpreter (freeing every array and object one by one, which the system does
     anyway): about 15 ms of a 0.25 s scoring run. Python callers (and tests) use ``main``.
     """
     signals.MAIN_PROCESS[0] = os.getpid()
-    quiet_idle_blas_threads()  # (NumPy is imported with the command's module, after this)
     gc.disable()  # (until the command's modules are imported: settle_start_up)
     _hold_closed_descriptors()
     if sys.stdout is None:

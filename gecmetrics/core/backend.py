@@ -4,13 +4,11 @@ The loops (words to ids, n-gram ids, per-line counts, gec-ranking's seeded draws
 optional C extension ``gecmetrics.core._counting`` when the install could compile it, and otherwise
 in NumPy; both give the same statistics. ``GECMETRICS_NUMPY_CORE=1`` forces NumPy (for
 comparisons and debugging). This module imports neither NumPy nor the metrics. It also holds
-what the process asks of the system: memory kept or given back, the permissions of new files,
-how long OpenBLAS's idle threads spin.
+what the process asks of the system: memory kept or given back, the permissions of new files.
 """
 from __future__ import annotations
 
 import os
-import sys
 from types import ModuleType
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_NUMPY_CORE"
@@ -54,25 +52,6 @@ def keep_freed_memory() -> bool:
     returning it to the system, which saves page faults on the many large temporary arrays
     (glibc only; a no-op elsewhere). A library user's process is left alone."""
     return bool(compiled is not None and compiled.keep_freed_memory())
-
-
-BLAS_SPIN_VARIABLE = "OPENBLAS_THREAD_TIMEOUT"
-BLAS_SPIN_EXPONENT = "20"
-"""OpenBLAS's worker threads wait for work spinning 2^28 CPU cycles (about 0.1 s) before they
-sleep: when NumPy loads it and after every product, on every core but one. A one-shot command
-asks for 2^20 (about 0.4 ms): the same wall time where products follow one another (a 10^5-line
-GLEU+ bootstrap: 29.5 s both), a quarter less CPU there (52.6 -> 38.6 s on 2 cores) and 0.1 s
-less per command. The threads, the work each does and every number stay the same."""
-
-
-def quiet_idle_blas_threads() -> bool:
-    """For a one-shot command, before NumPy is imported: set $OPENBLAS_THREAD_TIMEOUT to
-    :data:`BLAS_SPIN_EXPONENT` unless the user set it (a BLAS other than OpenBLAS ignores it).
-    Whether it was set now. A library user's process is left alone."""
-    if BLAS_SPIN_VARIABLE in os.environ or "numpy" in sys.modules:
-        return False
-    os.environ[BLAS_SPIN_VARIABLE] = BLAS_SPIN_EXPONENT
-    return True
 
 
 def release_freed_memory() -> bool:
