@@ -150,6 +150,51 @@ def test_unchanged_sentences_take_the_sources_rows(core, data):
         earlier.append(hypothesis)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hypotheses_counted_with_the_source_score_as_counted_later(core, data):
+    """A corpus given its hypotheses beforehand (``hypotheses=``: their lines counted with the
+    source and references in one pass, the line tables made at their size) scores every
+    hypothesis, given or not, as the corpus that counts each hypothesis when it comes; the texts
+    encoded are counted the same, and the line tables hold the same rows."""
+    size = data.draw(st.integers(1, 5))
+    sources = data.draw(st.lists(sentence, min_size=size, max_size=size))
+    references = [data.draw(st.lists(sentence, min_size=size, max_size=size)) for _ in range(2)]
+    hypotheses = [data.draw(st.lists(sentence, min_size=size, max_size=size)) for _ in range(3)]
+    given_before = hypotheses[:data.draw(st.integers(0, 3))]
+    unit = data.draw(st.sampled_from(["word", "char"]))
+    metrics = [GREEN(unit=unit, beta=[0.5, 2]), GLEU(unit=unit), GLEU2015(unit=unit)]
+    later = EncodedCorpus(sources, references, 4, unit, compiled=core)
+    before = EncodedCorpus(sources, references, 4, unit, compiled=core, hypotheses=given_before)
+    for hypothesis in hypotheses:
+        for metric in metrics:
+            assert np.array_equal(metric.statistics(before, hypothesis), metric.statistics(later, hypothesis))
+    assert before.encoder.calls == later.encoder.calls
+    assert set(before.encoder._line_index) == set(later.encoder._line_index)
+    lines = sorted(later.encoder._line_index)
+    for k in range(4):
+        tables = [e.encoder.gather(e.encoder.line_ids(lines)).tables[k] for e in (before, later)]
+        # (n-gram ids follow the order lines were counted in: each sentence's counts, in any order)
+        assert [sorted(zip((t.keys >> 32).tolist(), t.counts.tolist())) for t in tables] \
+            == [sorted(zip((tables[1].keys >> 32).tolist(), tables[1].counts.tolist()))] * 2
+
+
+def test_a_growing_array_takes_its_first_values_and_copies_on_growth():
+    """The line tables' array keeps the first values it is given as they are (read-only bytes
+    from the C loops included), and grows into a new array of its own afterwards."""
+    from gecmetrics.core.ngrams import _GrowingArray
+
+    first = np.frombuffer(np.arange(3, dtype=np.int64).tobytes(), np.int64)
+    grown = _GrowingArray()
+    grown.extend(first)
+    grown.extend(np.array([], np.int64))  # (nothing to write into the read-only array)
+    assert grown.values.tolist() == [0, 1, 2]
+    grown.extend(np.array([7, 8], np.int64))
+    assert grown.values.tolist() == [0, 1, 2, 7, 8] and first.tolist() == [0, 1, 2]
+    grown.extend(np.array([9], np.int64))
+    assert grown.values.tolist() == [0, 1, 2, 7, 8, 9]
+
+
 def test_hypotheses_are_counted_once():
     encoded = EncodedCorpus(["a b"], [["a c"]], 2)
     first = encoded.hypothesis(["a b"])

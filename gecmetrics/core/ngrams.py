@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -197,6 +197,14 @@ class _GrowingArray:
         return self._data[:self._size]
 
     def extend(self, values: np.ndarray) -> None:
+        """Append ``values`` (int64). An empty array takes them as they are, not copied (the
+        caller gives them up): a table made in one call is stored at its final size, its pages
+        written once."""
+        if not len(values):
+            return
+        if not len(self._data):
+            self._data, self._size = values, len(values)
+            return
         end = self._size + len(values)
         if end > len(self._data):
             grown = np.empty(max(end, 2 * len(self._data)), dtype=np.int64)
@@ -359,6 +367,22 @@ class Encoder:
         read (:meth:`gather`)."""
         return EncodedText(lengths=self._line_lengths.values[line_of], tables=None, lines=line_of, encoder=self)
 
+    def learn(self, texts: Iterable[Sequence[str]]) -> None:
+        """Count the lines of ``texts`` not seen before, all in one pass: texts known beforehand
+        (a corpus's source, references and hypotheses) are then found by :meth:`line_ids`, and
+        the line tables are made once at their size instead of grown text after text (a
+        character-level corpus's tables are tens of megabytes). Not a text encoded: ``calls``
+        is unchanged."""
+        index = self._line_index
+        new_lines: list[str] = []
+        for text in texts:
+            for line in text:
+                if line not in index:
+                    index[line] = len(index)
+                    new_lines.append(line)
+        if new_lines:
+            self._add_lines(new_lines)
+
     def line_ids(self, sentences: Sequence[str]) -> np.ndarray:
         """The id of each sentence's line (a text: ``calls`` counts it); lines not seen before
         are counted now."""
@@ -509,11 +533,16 @@ class EncodedCorpus:
     """
 
     def __init__(self, sources: Sequence[str], references: Sequence[Sequence[str]], max_order: int,
-                 unit: str = "word", normalize_space: bool = False, compiled: bool | None = None) -> None:
+                 unit: str = "word", normalize_space: bool = False, compiled: bool | None = None,
+                 hypotheses: Sequence[Sequence[str]] = ()) -> None:
+        """``hypotheses``: texts that will be scored, counted with the source and references in
+        one pass (:meth:`Encoder.learn`); any other hypothesis is counted when it comes."""
         self.encoder = Encoder(max_order, unit, normalize_space, compiled)
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
         for k, reference in enumerate(references):
             check_length(reference, len(sources), f"reference {k}")
+        self.encoder.learn([sources, *references,
+                            *(check_lines(text, f"hypothesis {k}") for k, text in enumerate(hypotheses))])
         self._start(self.encoder.line_ids(sources), [self.encoder.line_ids(ref) for ref in references])
 
     def __getstate__(self) -> dict[str, Any]:

@@ -85,13 +85,15 @@ class NgramMetric(Metric):
         return (self.settings.unit, self.settings.normalize_space)
 
     def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> EncodedCorpus:
-        """Encode the source and references once, to the largest order of the group."""
+        """Encode the source and references once, to the largest order of the group (with the
+        corpus's text hypotheses, counted in the same pass)."""
         corpus = checked_corpus(corpus, self.display_name)
         if not corpus.references:
             raise InputError(f"the {self.display_name} metric needs reference texts")
         order = max([self.settings.n] + [m.settings.n for m in group])
         unit, normalize = self.settings.encoding
-        return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize)
+        texts = [text for text in corpus.hypotheses.values() if text and isinstance(text[0], str)]
+        return EncodedCorpus(corpus.sources, corpus.references, order, unit, normalize, hypotheses=texts)
 
     def references_in(self, statistics: Any) -> int:
         """Statistics of n-gram metrics are (D, R, K): R reference sets."""
