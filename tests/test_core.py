@@ -233,8 +233,8 @@ def test_units_and_warnings():
     assert whitespace_warnings(["a b"], "f", "word") == []
 
 
-WHITESPACE_ALPHABET = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2028", "\u3000", "a", "b",
-                       "\u00e9"]
+WHITESPACE_ALPHABET = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\x85", "\u2028", "\u3000", "a",
+                       "b", "\u00e9"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -245,6 +245,8 @@ WHITESPACE_ALPHABET = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\
 @example(["a  b"])
 @example(["a \u3000b"])
 @example(["\u00e9", "a\x1cb"])
+@example(["a b", "\u00e9\xa0b"])
+@example(["\u00e9 b", "a"])
 def test_whitespace_count_of_a_chunk_is_the_count_of_its_lines(lines):
     """The joined-chunk shortcut counts the lines that the per-line rules count, in every case:
     empty lines, a line that is one space, whitespace at the joins, non-ASCII lines."""

@@ -42,8 +42,9 @@ def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = Fa
     """Lines whose whitespace makes scores differ from other tools: with words, whitespace
     gec-ranking did not split on (non-ASCII, U+001C..U+001F); with characters, stray spaces
     (they count). The lines are first looked at joined, a few searches in C over the whole
-    chunk: only when those find something (or, with words, for a line that is not ASCII) is
-    each line looked at in Python (10^6 lines: about 1 s instead of 5 s per file)."""
+    chunk: only when those find something is each line looked at in Python, else only the lines
+    that are not ASCII (10^6 lines: about 1 s instead of 5 s per file; a CoNLL-2014 file with two
+    such lines at character level 1.6 -> 0.34 ms)."""
     if unit == "word":
         text = "\n".join(lines)
         if any(c in text for c in _ASCII_SEPARATORS):
@@ -54,10 +55,10 @@ def whitespace_count(lines: Sequence[str], unit: str, normalize_space: bool = Fa
     # joined by one space: a line's leading or trailing space, or an empty line, makes a double
     # space there (an empty line is then looked at and found clean)
     text = " ".join(lines)
-    if (text.isascii() and not text.startswith(" ") and not text.endswith(" ") and "  " not in text
-            and not any(c in text for c in _ASCII_OTHER_SPACE)):
-        return 0
-    return sum(1 for line in lines if _has_stray_space(line))
+    if text.startswith(" ") or text.endswith(" ") or "  " in text or any(c in text for c in _ASCII_OTHER_SPACE):
+        return sum(1 for line in lines if _has_stray_space(line))
+    # only whitespace outside ASCII is left to find (U+00A0, U+3000 ...): in the lines that are not ASCII
+    return 0 if text.isascii() else sum(1 for line in lines if not line.isascii() and _has_stray_space(line))
 
 
 def whitespace_warning(name: str, unit: str, count: int) -> str | None:
