@@ -179,6 +179,46 @@ def test_hypotheses_counted_with_the_source_score_as_counted_later(core, data):
             == [sorted(zip((tables[1].keys >> 32).tolist(), tables[1].counts.tolist()))] * 2
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_compiled_merges_are_the_gathered_tables(data, monkeypatch):
+    """The C merge of the sides' lines from the line tables (``merge_sides``) gives the keys,
+    source counts, each reference's counts (kept whole or as places) and row edges that
+    gathering each side's table, merging their keys and looking each side up gives, with the
+    rows as sentences or as groups of sentences repeating their source and references; and a
+    hypothesis's n-grams placed on those keys by the C merge (``place_rows``, all sentences or
+    some) are what its gathered table looked up gives."""
+    from gecmetrics.core import backend, ngrams
+
+    if backend.compiled is None:
+        pytest.skip("the C extension is not built")
+    rows = [tuple(data.draw(sentence) for _ in range(4)) for _ in range(data.draw(st.integers(1, 4)))]
+    picked = [rows[data.draw(st.integers(0, len(rows) - 1))] for _ in range(data.draw(st.integers(1, 9)))]
+    sources, references = [r[0] for r in picked], [[r[k] for r in picked] for k in (1, 2, 3)]
+    unit = data.draw(st.sampled_from(["word", "char"]))
+    with monkeypatch.context() as patched:
+        patched.setattr(ngrams, "DENSE_REFERENCE_CELLS", data.draw(st.sampled_from([0, 1 << 24])))
+        merged = EncodedCorpus(sources, references, 4, unit, compiled=True)
+        gathered = EncodedCorpus(sources, references, 4, unit, compiled=True)
+        gathered.encoder.compiled = False  # (its sides gathered and merged by NumPy; no new line comes)
+        for order in range(1, 5):
+            (keys, sigma, counts, edges), (keys2, sigma2, counts2, edges2) = (
+                e._reference_side(order) for e in (merged, gathered))
+            assert [keys.tolist(), sigma.tolist(), edges.tolist()] == [keys2.tolist(), sigma2.tolist(), edges2.tolist()]
+            assert (counts.dense is None) == (counts2.dense is None)
+            assert all(np.array_equal(counts[r], counts2[r]) for r in range(3))
+            assert np.array_equal(counts.largest(), counts2.largest())
+        # a hypothesis's n-grams placed on those keys by the C merge, as its gathered table says
+        hypothesis = [data.draw(sentence | st.sampled_from([sources[d]])) for d in range(len(sources))]
+        lines = merged.encoder.line_ids(hypothesis)
+        for chosen in (None, np.array([data.draw(st.booleans()) for _ in hypothesis])):
+            lazy, gathered_text = merged.encoder.text(lines, chosen), merged.encoder.gather(lines, chosen)
+            for order in range(1, 5):
+                placed, looked_up = (merged._hypothesis_side(text, order) for text in (lazy, gathered_text))
+                assert all(np.array_equal(getattr(placed, f), getattr(looked_up, f))
+                           for f in ("shared", "position", "place", "sentence", "sigma", "eta", "edges"))
+
+
 def test_a_growing_array_takes_its_first_values_and_copies_on_growth():
     """The line tables' array keeps the first values it is given as they are (read-only bytes
     from the C loops included), and grows into a new array of its own afterwards."""

@@ -933,6 +933,199 @@ static PyObject *python2_sampled_sums(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* ---- the reference side: sides' lines merged row by row ----------------------------------- */
+
+/* merge_sides(starts, grams, counts, lines, sides) -> (keys, edges, [(places, side_counts)] per side).
+ * One order's line tables (line l's rows are grams[starts[l]:starts[l + 1]], ids increasing, with
+ * their counts) and `sides` texts of D rows each (lines[s * D + d]: side s's line at row d). Per
+ * row, the union of the sides' n-gram ids in increasing order: keys[k] = d << 32 | id, row d's keys
+ * from edges[d] to edges[d + 1]; for side s, each of its rows' place among the keys and its count
+ * (row after row). What gathering each side's table, sorting their keys together and looking each
+ * side up in them gives, in one pass over the sides' rows. */
+static PyObject *merge_sides(PyObject *module, PyObject *args) {
+    PyObject *objects[4];
+    Py_ssize_t n_sides;
+    if (!PyArg_ParseTuple(args, "OOOOn:merge_sides", &objects[0], &objects[1], &objects[2], &objects[3], &n_sides))
+        return NULL;
+    static const char *names[4] = {"starts", "grams", "counts", "lines"};
+    Py_buffer views[4];
+    int held = 0;
+    PyObject *result = NULL, *keys_obj = NULL, *edges_obj = NULL, *per_side = NULL;
+    Py_ssize_t *cursor = NULL, *end = NULL, *written = NULL;
+    int64_t **places = NULL, **side_counts = NULL;
+    for (; held < 4; held++)
+        if (get_int64_view(objects[held], &views[held], names[held]) < 0)
+            goto done;
+    const int64_t *starts = views[0].buf, *grams = views[1].buf, *counts = views[2].buf, *lines = views[3].buf;
+    Py_ssize_t n_lines = views[0].len / 8 - 1, n_grams = views[1].len / 8, n_cells = views[3].len / 8;
+    if (n_lines < 0 || views[2].len != views[1].len || n_sides < 1 || n_cells % n_sides != 0) {
+        PyErr_SetString(PyExc_ValueError, "merge_sides: starts of L + 1 lines, grams and counts alike, lines of sides x D");
+        goto done;
+    }
+    Py_ssize_t rows = n_cells / n_sides;
+    if (rows > 0x7fffffffLL) {
+        PyErr_SetString(PyExc_OverflowError, "too many sentences for packed (sentence, n-gram) keys");
+        goto done;
+    }
+    /* every line id in range and every side's rows within the tables, counted */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n_cells; i++) {
+        int64_t l = lines[i];
+        if (l < 0 || l >= n_lines || starts[l] < 0 || starts[l] > starts[l + 1] || starts[l + 1] > n_grams) {
+            PyErr_SetString(PyExc_ValueError, "merge_sides: a line id outside the line tables");
+            goto done;
+        }
+        total += starts[l + 1] - starts[l];
+    }
+    keys_obj = PyBytes_FromStringAndSize(NULL, (total ? total : 1) * 8);
+    edges_obj = PyBytes_FromStringAndSize(NULL, (rows + 1) * 8);
+    cursor = PyMem_Malloc((size_t)n_sides * sizeof(Py_ssize_t));
+    end = PyMem_Malloc((size_t)n_sides * sizeof(Py_ssize_t));
+    written = PyMem_Calloc((size_t)n_sides, sizeof(Py_ssize_t));
+    places = PyMem_Calloc((size_t)n_sides, sizeof(int64_t *));
+    side_counts = PyMem_Calloc((size_t)n_sides, sizeof(int64_t *));
+    per_side = PyList_New(n_sides);
+    if (keys_obj == NULL || edges_obj == NULL || per_side == NULL)
+        goto done;
+    if (cursor == NULL || end == NULL || written == NULL || places == NULL || side_counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < n_sides; s++) {
+        Py_ssize_t size = 0;
+        for (Py_ssize_t d = 0; d < rows; d++)
+            size += starts[lines[s * rows + d] + 1] - starts[lines[s * rows + d]];
+        PyObject *p = PyBytes_FromStringAndSize(NULL, size * 8), *c = PyBytes_FromStringAndSize(NULL, size * 8);
+        PyObject *pair = (p == NULL || c == NULL) ? NULL : PyTuple_Pack(2, p, c);
+        Py_XDECREF(p);
+        Py_XDECREF(c);
+        if (pair == NULL)
+            goto done;
+        PyList_SET_ITEM(per_side, s, pair);
+        places[s] = (int64_t *)PyBytes_AS_STRING(p);
+        side_counts[s] = (int64_t *)PyBytes_AS_STRING(c);
+    }
+    int64_t *keys = (int64_t *)PyBytes_AS_STRING(keys_obj), *edges = (int64_t *)PyBytes_AS_STRING(edges_obj);
+    Py_ssize_t k = 0;
+    for (Py_ssize_t d = 0; d < rows; d++) {
+        edges[d] = k;
+        for (Py_ssize_t s = 0; s < n_sides; s++) {
+            cursor[s] = starts[lines[s * rows + d]];
+            end[s] = starts[lines[s * rows + d] + 1];
+        }
+        for (;;) {
+            int64_t least = -1;
+            for (Py_ssize_t s = 0; s < n_sides; s++)
+                if (cursor[s] < end[s] && (least < 0 || grams[cursor[s]] < least))
+                    least = grams[cursor[s]];
+            if (least < 0)
+                break;
+            for (Py_ssize_t s = 0; s < n_sides; s++)
+                if (cursor[s] < end[s] && grams[cursor[s]] == least) {
+                    places[s][written[s]] = k;
+                    side_counts[s][written[s]++] = counts[cursor[s]++];
+                }
+            keys[k++] = ((int64_t)d << 32) | least;
+        }
+    }
+    edges[rows] = k;
+    if (_PyBytes_Resize(&keys_obj, k * 8) < 0)
+        goto done;
+    result = PyTuple_Pack(3, keys_obj, edges_obj, per_side);
+done:
+    Py_XDECREF(keys_obj);
+    Py_XDECREF(edges_obj);
+    Py_XDECREF(per_side);
+    PyMem_Free(cursor);
+    PyMem_Free(end);
+    PyMem_Free(written);
+    PyMem_Free(places);
+    PyMem_Free(side_counts);
+    while (held > 0)
+        PyBuffer_Release(&views[--held]);
+    return result;
+}
+
+/* place_rows(starts, grams, counts, lines, chosen, keys, sigma, key_edges, key_rows)
+ *     -> (places, sigma_rows, eta, sentence, edges).
+ * A hypothesis of D sentences (lines[d]: its line at sentence d) placed on the reference-side keys
+ * (keys[key_edges[g]:key_edges[g + 1]]: row g's packed keys, ids increasing; sentence d's row is
+ * key_rows[d], or d where key_rows is None): for each chosen sentence (`chosen`, increasing), each
+ * of its line's n-grams (one order's line tables, ids increasing) with its place among the keys
+ * (-1: not there), the source count there (sigma[place], 0 where not there), its count and its
+ * sentence; edges[d]: where sentence d's rows start (none for the others).
+ * What gathering the chosen sentences' table and looking its keys up gives, in one merge. */
+static PyObject *place_rows(PyObject *module, PyObject *args) {
+    PyObject *objects[9];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO:place_rows", &objects[0], &objects[1], &objects[2], &objects[3],
+                          &objects[4], &objects[5], &objects[6], &objects[7], &objects[8]))
+        return NULL;
+    static const char *names[9] = {"starts", "grams", "counts", "lines", "chosen", "keys", "sigma", "key_edges",
+                                   "key_rows"};
+    int given = objects[8] != Py_None ? 9 : 8;
+    Py_buffer views[9];
+    int held = 0;
+    PyObject *result = NULL, *outputs[5] = {NULL, NULL, NULL, NULL, NULL};
+    for (; held < given; held++)
+        if (get_int64_view(objects[held], &views[held], names[held]) < 0)
+            goto done;
+    const int64_t *starts = views[0].buf, *grams = views[1].buf, *counts = views[2].buf, *lines = views[3].buf;
+    const int64_t *chosen = views[4].buf, *keys = views[5].buf, *sigma = views[6].buf, *key_edges = views[7].buf;
+    const int64_t *key_rows = given == 9 ? views[8].buf : NULL;
+    Py_ssize_t n_lines = views[0].len / 8 - 1, n_grams = views[1].len / 8, n_sentences = views[3].len / 8;
+    Py_ssize_t n_chosen = views[4].len / 8, n_keys = views[5].len / 8, n_rows = views[7].len / 8 - 1;
+    if (n_lines < 0 || n_rows < 0 || views[2].len != views[1].len || views[6].len != views[5].len
+        || (key_rows && views[8].len != views[3].len)) {
+        PyErr_SetString(PyExc_ValueError, "place_rows: mismatched table or row arrays");
+        goto done;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n_chosen; i++) {
+        int64_t d = chosen[i];
+        int64_t row = (d >= 0 && d < n_sentences) ? (key_rows ? key_rows[d] : d) : -1;
+        int64_t l = (d >= 0 && d < n_sentences) ? lines[d] : -1;
+        if ((i > 0 && d <= chosen[i - 1]) || row < 0 || row >= n_rows || l < 0 || l >= n_lines || starts[l] < 0
+            || starts[l] > starts[l + 1] || starts[l + 1] > n_grams || key_edges[row] < 0
+            || key_edges[row] > key_edges[row + 1] || key_edges[row + 1] > n_keys) {
+            PyErr_SetString(PyExc_ValueError, "place_rows: a chosen sentence, line or key row out of range");
+            goto done;
+        }
+        total += starts[l + 1] - starts[l];
+    }
+    for (int o = 0; o < 5; o++)
+        if ((outputs[o] = PyBytes_FromStringAndSize(NULL, (o < 4 ? total : n_sentences + 1) * 8)) == NULL)
+            goto done;
+    int64_t *places = (int64_t *)PyBytes_AS_STRING(outputs[0]), *sigma_rows = (int64_t *)PyBytes_AS_STRING(outputs[1]);
+    int64_t *eta = (int64_t *)PyBytes_AS_STRING(outputs[2]), *sentence = (int64_t *)PyBytes_AS_STRING(outputs[3]);
+    int64_t *edges = (int64_t *)PyBytes_AS_STRING(outputs[4]);
+    Py_ssize_t k = 0, next = 0;
+    for (Py_ssize_t i = 0; i < n_chosen; i++) {
+        int64_t d = chosen[i], l = lines[d], row = key_rows ? key_rows[d] : d;
+        while (next <= d)
+            edges[next++] = k;
+        Py_ssize_t at = key_edges[row], stop = key_edges[row + 1];
+        for (Py_ssize_t j = starts[l]; j < starts[l + 1]; j++, k++) {
+            int64_t id = grams[j];
+            while (at < stop && (keys[at] & 0xffffffffLL) < id)
+                at++;
+            int found = at < stop && (keys[at] & 0xffffffffLL) == id;
+            places[k] = found ? at : -1;
+            sigma_rows[k] = found ? sigma[at] : 0;
+            eta[k] = counts[j];
+            sentence[k] = d;
+        }
+    }
+    while (next <= n_sentences)
+        edges[next++] = k;
+    result = PyTuple_Pack(5, outputs[0], outputs[1], outputs[2], outputs[3], outputs[4]);
+done:
+    for (int o = 0; o < 5; o++)
+        Py_XDECREF(outputs[o]);
+    while (held > 0)
+        PyBuffer_Release(&views[--held]);
+    return result;
+}
+
 /* ---- allocator ---------------------------------------------------------------------------- */
 
 /* glibc returns large freed blocks to the system at once and faults fresh pages in for the
@@ -1025,6 +1218,13 @@ static PyMethodDef module_methods[] = {
      "release_freed_memory() -> bool: glibc returns the freed memory it keeps to the system"},
     {"positions", positions, METH_VARARGS,
      "positions(keys, queries) -> int64 bytes: index of each query in the sorted keys, or -1"},
+    {"merge_sides", merge_sides, METH_VARARGS,
+     "merge_sides(starts, grams, counts, lines, sides) -> (keys, edges, [(places, counts)] per side) as int64\n"
+     "bytes: per row, the union of the sides' lines' n-gram ids, and where each side's rows are among them"},
+    {"place_rows", place_rows, METH_VARARGS,
+     "place_rows(starts, grams, counts, lines, chosen, keys, sigma, key_edges, key_rows) -> (places, sigma_rows,\n"
+     "eta, sentence, edges) as int64 bytes: the chosen sentences' n-grams, each with its place among the\n"
+     "reference-side keys or -1"},
     {"region_sums", region_sums, METH_VARARGS,
      "region_sums(sigma, rho, place, eta, edges) -> int64 bytes (D x 3): GREEN's TK, TI and TD's\n"
      "hypothesis part summed per sentence (SPEC 3.1)"},
@@ -1059,7 +1259,7 @@ PyMODINIT_FUNC PyInit__counting(void) {
         return NULL;
     /* what the package calls: gecmetrics/core/backend.py's COMPILED_API (raised with each change of it) */
     if (add_type(module, "NgramIds", &NgramIdsType) < 0 || add_type(module, "WordIds", &WordIdsType) < 0
-        || PyModule_AddIntConstant(module, "API_VERSION", 2) < 0) {
+        || PyModule_AddIntConstant(module, "API_VERSION", 3) < 0) {
         Py_DECREF(module);
         return NULL;
     }

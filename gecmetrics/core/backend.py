@@ -13,7 +13,7 @@ from types import ModuleType
 
 ENVIRONMENT_VARIABLE = "GECMETRICS_NUMPY_CORE"
 
-COMPILED_API = 2
+COMPILED_API = 3
 """The interface of the C extension this package calls (its ``API_VERSION``). An extension built
 from older sources (an editable install whose sources changed without ``pip install -e .`` again)
 lacks what the package calls: it is left unused, and ``--version`` says why."""

@@ -116,13 +116,19 @@ class _ReferenceCounts:
     such n-gram), ``largest()`` the largest count over the references at each key. Kept whole
     within :data:`DENSE_REFERENCE_CELLS`, else made from each reference's own keys' places."""
 
-    def __init__(self, keys: np.ndarray, references: Sequence[CountTable], compiled: bool) -> None:
-        self.size = len(keys)
-        if len(references) * len(keys) <= DENSE_REFERENCE_CELLS:
-            self.dense: list[np.ndarray] | None = [r.lookup(keys, compiled) for r in references]
-            return
-        self.dense = None  # (each reference's keys are among the keys: every place is found)
-        self.places = [(locate(keys, r.keys, compiled), r.counts) for r in references]
+    def __init__(self, size: int, places: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+        """``places``: per reference, where its n-grams are among the ``size`` keys, and their counts."""
+        self.size = size
+        self.dense: list[np.ndarray] | None = None
+        self.places = list(places)
+        if len(self.places) * size <= DENSE_REFERENCE_CELLS:
+            self.dense = [self[r] for r in range(len(self.places))]
+
+    @classmethod
+    def of_tables(cls, keys: np.ndarray, references: Sequence[CountTable], compiled: bool) -> "_ReferenceCounts":
+        """The counts of reference tables, each looked up among the keys (each reference's keys
+        are among them: every place is found)."""
+        return cls(len(keys), [(locate(keys, r.keys, compiled), r.counts) for r in references])
 
     def __getitem__(self, reference: int) -> np.ndarray:
         if self.dense is not None:
@@ -240,20 +246,26 @@ class EncodedText:
     counts of order n (of the chosen sentences only, when the text was gathered for some of its
     sentences: see :meth:`Encoder.gather`); a text made by :meth:`Encoder.text` gathers them
     from its encoder's line tables when they are first read (an EncodedCorpus whose sentences
-    repeat their source and references reads them only per distinct row)."""
+    repeat their source and references reads them only per distinct row). ``chosen``: the
+    sentences whose n-grams the tables hold (a boolean mask), or None for all."""
 
-    __slots__ = ("lengths", "lines", "_tables", "_encoder")
+    __slots__ = ("lengths", "lines", "chosen", "_tables", "_encoder")
 
     def __init__(self, lengths: np.ndarray, tables: tuple[CountTable, ...] | None, lines: np.ndarray,
-                 encoder: Encoder | None = None) -> None:
+                 encoder: Encoder | None = None, chosen: np.ndarray | None = None) -> None:
         if tables is None and encoder is None:
             raise ValueError("an EncodedText needs its tables or the encoder to gather them from")
-        self.lengths, self.lines, self._tables, self._encoder = lengths, lines, tables, encoder
+        self.lengths, self.lines, self.chosen, self._tables, self._encoder = lengths, lines, chosen, tables, encoder
+
+    @property
+    def encoder(self) -> Encoder | None:
+        """The encoder whose line tables hold this text's lines (None for a text gathered at once)."""
+        return self._encoder
 
     @property
     def tables(self) -> tuple[CountTable, ...]:
         if self._tables is None:
-            self._tables = self._encoder.gather(self.lines).tables
+            self._tables = self._encoder.gather(self.lines, self.chosen).tables
         return self._tables
 
     @property
@@ -362,10 +374,11 @@ class Encoder:
     def encode(self, sentences: Sequence[str]) -> EncodedText:
         return self.gather(self.line_ids(sentences))
 
-    def text(self, line_of: np.ndarray) -> EncodedText:
+    def text(self, line_of: np.ndarray, chosen: np.ndarray | None = None) -> EncodedText:
         """The text whose sentences are the lines ``line_of``, its tables gathered when first
-        read (:meth:`gather`)."""
-        return EncodedText(lengths=self._line_lengths.values[line_of], tables=None, lines=line_of, encoder=self)
+        read (:meth:`gather`; ``chosen``: of those sentences only)."""
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=None, lines=line_of, encoder=self,
+                           chosen=chosen)
 
     def learn(self, texts: Iterable[Sequence[str]]) -> None:
         """Count the lines of ``texts`` not seen before, all in one pass: texts known beforehand
@@ -421,7 +434,37 @@ class Encoder:
             where = ranges_index(first, rows)
             tables.append(CountTable(_pack(np.repeat(sentences, rows), self._grams[k].values[where]),
                                      self._counts[k].values[where]))
-        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables), lines=line_of)
+        return EncodedText(lengths=self._line_lengths.values[line_of], tables=tuple(tables), lines=line_of,
+                           chosen=chosen)
+
+    def merged_sides(self, order: int, sides: Sequence[np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """Texts of D rows given as line ids (``sides``), merged row by row from the line tables
+        of one order with the C loops: the sorted packed (row, n-gram) keys of every n-gram of any
+        side, the rows' edges among them, and per side where its n-grams are among the keys and
+        their counts (what gathering each side's table, merging the keys and looking each side up
+        gives)."""
+        k = order - 1
+        lines = np.ascontiguousarray(np.concatenate(sides) if sides else np.zeros(0, np.int64), dtype=np.int64)
+        keys, edges, places = _counting.merge_sides(self._starts[k].values, self._grams[k].values,
+                                                    self._counts[k].values, lines, len(sides))
+        return (np.frombuffer(keys, np.int64), np.frombuffer(edges, np.int64),
+                [(np.frombuffer(p, np.int64), np.frombuffer(c, np.int64)) for p, c in places])
+
+    def placed_rows(self, order: int, lines: np.ndarray, sentences: np.ndarray, keys: np.ndarray, sigma: np.ndarray,
+                    key_edges: np.ndarray, key_rows: np.ndarray | None) -> tuple[np.ndarray, ...]:
+        """With the C loops: the n-grams of one order of the lines at ``sentences`` (increasing)
+        of a text (``lines``: its line ids), each with its place among the sorted packed ``keys``
+        of its sentence's key row (``key_rows[d]``, or d; that row's keys from ``key_edges``) or
+        -1, ``sigma`` there (0 where not there), its count and its sentence, and the sentences'
+        row edges (what gathering those sentences' table and locating its keys gives)."""
+        k = order - 1
+        as_int64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+        arrays = _counting.place_rows(
+            self._starts[k].values, self._grams[k].values, self._counts[k].values, as_int64(lines),
+            as_int64(sentences), as_int64(keys), as_int64(sigma), as_int64(key_edges),
+            None if key_rows is None else as_int64(key_rows))
+        return tuple(np.frombuffer(a, np.int64) for a in arrays)
 
     def _units(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Unit ids of all lines, flattened, and the number of units of each line."""
@@ -562,7 +605,7 @@ class EncodedCorpus:
         # of sentences repeating one source and references (their texts gathered once per group)
         self._groups = _RowGroups.of(source_lines, reference_lines)
         self._sides = [self.source, *self.references] if self._groups is None else \
-            [self.encoder.gather(lines[self._groups.first]) for lines in (source_lines, *reference_lines)]
+            [self.encoder.text(lines[self._groups.first]) for lines in (source_lines, *reference_lines)]
         self._reference_sides: dict[int, tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]] = {}
         self._reference_sums: dict[tuple, np.ndarray] = {}
         self._merged_rhos: dict[int, np.ndarray] = {}
@@ -628,8 +671,8 @@ class EncodedCorpus:
         choosing the same ones)."""
         key = chosen.tobytes()
         text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = self.encoder.gather(lines, None if chosen.all() else chosen)
+        if text is None:  # (its tables gathered if read: the compiled merge reads the line tables)
+            text = self._texts[key] = self.encoder.text(lines, None if chosen.all() else chosen)
         return text
 
     def _reference_side(self, order: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
@@ -639,12 +682,18 @@ class EncodedCorpus:
         (:class:`_RowGroups`)."""
         found = self._reference_sides.get(order)
         if found is None:
-            source, *references = (side.tables[order - 1] for side in self._sides)
-            compiled = self.encoder.compiled
-            keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
-            edges = np.searchsorted(keys >> _SHIFT, np.arange(self._sides[0].size + 1))
-            found = self._reference_sides[order] = (
-                keys, source.lookup(keys, compiled), _ReferenceCounts(keys, references, compiled), edges)
+            if self.encoder.compiled:  # (the sides' lines merged from the line tables, nothing gathered)
+                keys, edges, places = self.encoder.merged_sides(order, [side.lines for side in self._sides])
+                (source_places, source_counts), *references = places
+                sigma = np.zeros(len(keys), dtype=np.int64)
+                sigma[source_places] = source_counts
+                found = (keys, sigma, _ReferenceCounts(len(keys), references), edges)
+            else:
+                source, *references = (side.tables[order - 1] for side in self._sides)
+                keys = sorted_unique(np.concatenate([source.keys] + [r.keys for r in references]), runs=True)
+                edges = np.searchsorted(keys >> _SHIFT, np.arange(self._sides[0].size + 1))
+                found = (keys, source.lookup(keys), _ReferenceCounts.of_tables(keys, references, False), edges)
+            self._reference_sides[order] = found
         return found
 
     def _rho(self, order: int, reference: int | None) -> np.ndarray:
@@ -700,6 +749,8 @@ class EncodedCorpus:
             rows = {}
             self._hypothesis_rows = (hypothesis, rows)
         found = rows.get(order)
+        if found is None and self.encoder.compiled and hypothesis.encoder is self.encoder:
+            found = rows[order] = self._placed_rows(hypothesis, order)
         if found is None:
             keys, sigma, _, _ = self._reference_side(order)
             table = hypothesis.tables[order - 1]
@@ -716,6 +767,18 @@ class EncodedCorpus:
             edges = np.searchsorted(sentence, np.arange(self.size + 1))
             found = rows[order] = _HypothesisRows(shared, position, place, sentence, sigma_rows, table.counts, edges)
         return found
+
+    def _placed_rows(self, hypothesis: EncodedText, order: int) -> _HypothesisRows:
+        """:meth:`_hypothesis_side` with the C loops: the hypothesis's chosen sentences' n-grams
+        merged from the line tables with the reference-side keys of their rows (nothing gathered)."""
+        keys, sigma, _, key_edges = self._reference_side(order)
+        chosen = hypothesis.chosen
+        sentences = np.arange(self.size, dtype=np.int64) if chosen is None else np.flatnonzero(chosen)
+        key_rows = None if self._groups is None else self._groups.of_sentence
+        place, sigma_rows, eta, sentence, edges = self.encoder.placed_rows(order, hypothesis.lines, sentences, keys,
+                                                                           sigma, key_edges, key_rows)
+        shared = place >= 0
+        return _HypothesisRows(shared, place[shared], place, sentence, sigma_rows, eta, edges)
 
     def hypothesis_places(self, hypothesis: EncodedText, order: int,
                           reference: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
