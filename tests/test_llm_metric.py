@@ -857,3 +857,30 @@ def test_a_source_line_no_prompt_can_hold_is_refused_naming_its_file_in_attribut
             err = one_line_error("attribute", "-s", paths["src"], "-r", paths["hyp"], "-o", paths["hyp"], "--metric",
                                  http_spec(server), "--spacy-model", SPACY_TEST_MODEL, *more)
             assert err.startswith(f"gecmetric: error: hyp: {paths['src']}:3: holds a line break ('\\x0b')"), (more, err)
+
+
+def test_an_openai_compatible_server_gets_a_key_only_from_the_variable_named(files, monkeypatch, tmp_path):
+    """``openai-compatible`` sent ``$OPENAI_API_KEY``, when set, to whatever server --base-url
+    named: an OpenAI key went to a third party nobody chose to give it to. It now sends no key
+    unless ``api_key_env`` / ``--api-key-env`` names the variable; the name is checked (a key
+    given there instead is refused without being shown) and is for HTTP servers only."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-SECRET-0123456789")
+    monkeypatch.setenv("OTHER_SERVER_KEY", "other-0123456789")
+    with ChatServer() as server:
+        code, _, err = run_cli(*llm_args(files, server, "--no-cache"))
+        assert code == 0, err
+        assert server.headers and all("Authorization" not in h for h in server.headers)
+        sent = len(server.headers)
+        code, _, err = run_cli(*llm_args(files, server, "--no-cache", "--api-key-env", "OTHER_SERVER_KEY"))
+        assert code == 0, err
+        assert {h.get("Authorization") for h in server.headers[sent:]} == {"Bearer other-0123456789"}
+        sent = len(server.headers)
+        scored = score_corpus([http_metric(server, api_key_env="OTHER_SERVER_KEY")],
+                              Corpus(SOURCES, [], dict(SYSTEMS)), cache=Cache(enabled=False))
+        assert scored.statistics and {h.get("Authorization") for h in server.headers[sent:]} \
+            == {"Bearer other-0123456789"}
+    err = one_line_error(*llm_args(files, server, "--api-key-env", "sk-openai-SECRET-0123456789"))
+    assert "names the environment variable" in err and "SECRET" not in err
+    with pytest.raises(InputError, match="is for HTTP servers, not provider transformers"):
+        get_metric("llm-s", model="transformers:/models/x", api_key_env="OTHER_SERVER_KEY")
+    assert "--api-key-env" in one_line_error(*llm_args(files, server, "--dry-run", "--api-key-env", "X"))

@@ -18,13 +18,13 @@ from .context import in_run
 from .sentences import echo_sentence_scores
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
-SETTINGS = ("model", "criterion", "grouping", "base_url", "max_requests", "answer_retries", "concurrency",
-            "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
+SETTINGS = ("model", "criterion", "grouping", "base_url", "api_key_env", "max_requests", "answer_retries",
+            "concurrency", "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
 NOT_ESTIMATED = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
-                 "--max-retry-after": "max_retry_after", "--device": "device", "--batch-size": "batch_size"}
-"""How requests are sent, asked again or decoded: nothing a dry run does (it sends nothing and
-counts tokens with the tokenizer alone). --dtype is not here: it is part of a local model's
-answers' cache key, so it changes which answers the estimate finds cached."""
+                 "--max-retry-after": "max_retry_after", "--device": "device", "--batch-size": "batch_size",
+                 "--api-key-env": "api_key_env"}
+"""How requests are sent (with which key), asked again or decoded: nothing a dry run does (it sends nothing, counts
+tokens with the tokenizer alone). --dtype is in a local model's answers' cache key: it changes what is found cached."""
 
 
 @main.command(cls=GreedyCommand)
@@ -39,6 +39,8 @@ answers' cache key, so it changes which answers the estimate finds cached."""
               help="all: every distinct hypothesis scored, 5 a prompt; gec-metrics: as gec-metrics, one prompt per "
                    "source with its 5 most frequent distinct hypotheses (others get no score).")
 @click.option("--base-url", metavar="URL", help="The server's URL (default: the provider's).")
+@click.option("--api-key-env", metavar="NAME", help="The environment variable holding the server's key [default: the "
+                                                    "provider's; openai-compatible: none, no key sent].")
 @click.option("--max-requests", type=IntRange(0),
               help="Send at most this many requests (then stop cleanly; per worker process with -p).")
 @click.option("--answer-retries", type=IntRange(0), help="Times a bad answer is asked again [default: 2].")

@@ -39,7 +39,7 @@ from ..results import CorpusSums
 from ..settings import (Settings, choice, non_negative_int, optional_int, parse_device, parse_finite_non_negative,
                         parse_float, positive_int, setting, setting_label, signature_value, unset)
 from .backends import LOCAL, PROVIDERS, check_key, make_backend, parse_spec
-from .backends.base import check_base_url
+from .backends.base import KEY_VARIABLE, check_base_url
 from .judge import DryRun, Judge, JudgeReport, JudgeResult
 from .prompts import CRITERIA, GROUPINGS, edits_from_blocks, prompt_line_problem
 
@@ -48,7 +48,8 @@ DEFAULT_MODEL = "openai:gpt-4o-mini-2024-07-18"
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 STRUCTURED = ("json_schema", "json_object", "none")
 """backends.http.STRUCTURED, without importing the HTTP client to read settings."""
-HTTP_ONLY = ("base_url", "structured", "temperature", "concurrency", "requests_per_minute", "max_retry_after")
+HTTP_ONLY = ("base_url", "api_key_env", "structured", "temperature", "concurrency", "requests_per_minute",
+             "max_retry_after")
 LOCAL_ONLY = ("device", "dtype", "batch_size")
 SCORED, UNSCORED = 1, 2
 """Columns of a statistics row after the score: 1 if the sentence has a score, 1 if not."""
@@ -99,6 +100,17 @@ def _optional_provider(name: str, value: Any) -> str | None:
     return provider
 
 
+def _optional_key_variable(name: str, value: Any) -> str | None:
+    """The name of an environment variable (never the key: a text that is no such name is
+    refused without being shown)."""
+    if unset(value):
+        return None
+    if not isinstance(value, str) or not KEY_VARIABLE.fullmatch(value.strip()):
+        raise InputError(f"{setting_label(name)} names the environment variable that holds the key (letters, digits "
+                         "and _, not starting with a digit), got another text (not shown: it may be the key)")
+    return value.strip()
+
+
 _text.reads_paths = _optional_text.reads_paths = True  # type: ignore[attr-defined]  # '/' in paths and names
 
 
@@ -114,6 +126,9 @@ class LLMSettings(Settings):
     base_url: str | None = setting(None, "LLM judge: the server's URL (OpenAI-compatible; default: the provider's; "
                                           "':' as %3A in --metrics text)",
                                    _optional_text, ("url",))
+    api_key_env: str | None = setting(None, "LLM judge (HTTP): the environment variable holding the server's key "
+                                            "(default: the provider's; openai-compatible sends none unless named)",
+                                      _optional_key_variable, run_only=True)
     criterion: str | None = setting(None, "LLM judge: a criterion prompt (LLM-S: grammaticality, fluency, meaning; "
                                           "LLM-E: difficulty, impact)", _optional_text)
     grouping: str = setting("all", "LLM judge: all (every hypothesis scored, 5 a prompt) or gec-metrics (its one "
@@ -184,6 +199,8 @@ class LLMSettings(Settings):
                                    "max_retry_after": self.max_retry_after}
         if self.base_url is not None:
             options["base_url"] = self.base_url
+        if self.api_key_env is not None:
+            options["api_key_env"] = self.api_key_env
         if self.temperature is not None:
             options["temperature"] = self.temperature
         return options

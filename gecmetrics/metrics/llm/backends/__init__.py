@@ -9,7 +9,7 @@ provider                  where                                              key
 ``vllm``                  http://localhost:8000/v1                           VLLM_API_KEY if set
 ``llamacpp``              http://localhost:8080/v1 (llama.cpp's server)      LLAMA_API_KEY if set
 ``ollama``                http://localhost:11434/v1                          OLLAMA_API_KEY if set
-``openai-compatible``     ``base_url=`` required                             ``api_key_env=``
+``openai-compatible``     ``base_url=`` required                             ``api_key_env=`` if given
 ``transformers`` (``hf``)  a local folder or a cached hub name (in-process)   none
 ========================  =================================================  ====================
 
@@ -49,7 +49,7 @@ PROVIDERS: dict[str, Provider] = {
     "vllm": Provider("http://localhost:8000/v1", "VLLM_API_KEY"),
     "llamacpp": Provider("http://localhost:8080/v1", "LLAMA_API_KEY"),
     "ollama": Provider("http://localhost:11434/v1", "OLLAMA_API_KEY"),
-    "openai-compatible": Provider(None, "OPENAI_API_KEY"),
+    "openai-compatible": Provider(None, None),  # (a key goes to another server only when its variable is named)
 }
 LOCAL = ("transformers", "hf", "local")
 ALIASES = {"llama.cpp": "llamacpp", "http": "openai-compatible"}

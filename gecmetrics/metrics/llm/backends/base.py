@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Iterator, Protocol, Sequence
@@ -11,6 +12,9 @@ from typing import Any, Iterator, Protocol, Sequence
 from ....errors import InputError, shown
 
 SYSTEM_MESSAGE = "You are a helpful assistant."
+KEY_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""What ``api_key_env`` may be: the name of an environment variable (a key given there instead is
+refused without being shown)."""
 """The system message gec-metrics sends with OpenAI models (its local models get none)."""
 
 

@@ -43,9 +43,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ....errors import kind_of
 from ..answers import compact_answer, response_format
-from .base import (SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url, estimate_tokens,
-                   token_count,
-                   settings_text)
+from .base import (KEY_VARIABLE, SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url,
+                   estimate_tokens, settings_text, token_count)
 
 STRUCTURED = ("json_schema", "json_object", "none")
 """``json_schema``: the answer schema as structured output (gec-metrics' request);
@@ -133,14 +132,13 @@ def _checked_key(key: str | None, variable: str) -> str | None:
     return key or None
 
 
-_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def environment_key(variable: str | None, required: bool = False) -> str | None:
     """The key in ``$variable`` (:func:`_checked_key`; None without a variable or a key), a
     BackendError when ``required`` and there is none: what a backend reads when it starts, and
     what :func:`~gecmetrics.metrics.llm.backends.check_key` asks before any work."""
-    if variable and not _VARIABLE_NAME.fullmatch(str(variable)):  # (the key itself given there was repeated)
+    if variable and not KEY_VARIABLE.fullmatch(str(variable)):  # (the key itself given there was repeated)
         raise BackendError("api_key_env names the environment variable that holds the key (letters, digits and _, "
                            "not starting with a digit), got another text (not shown: it may be the key)")
     key = _checked_key(os.environ.get(variable), variable) if variable else None
