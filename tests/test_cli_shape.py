@@ -224,6 +224,18 @@ def test_every_metric_command_has_one_shape_of_sentence_json_and_cited_tables(na
                                                       "sentence scores: not with --mean or a paired test\n")
 
 
+def test_a_one_letter_option_takes_its_value_after_an_equals_sign_as_argparse_did(files):
+    """``errant_compare -b=1`` and ``gleu -n=2`` are the original tools' argparse reading ``-b 1``;
+    click read the value '=1' and refused it. A value holding '=' stays whole (``-r=a=b`` is the
+    file 'a=b'), and after ``--`` nothing is split."""
+    plain = run_cli("gleu", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "-n", "2", "-d", "2")
+    assert plain[0] == 0, plain
+    assert run_cli("gleu", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "-n=2", "-d=2") == plain
+    assert run_cli("gleu", "-s=" + files["src"], "-r=" + files["ref0"], "-o=" + files["a"], "-n=2", "-d=2") == plain
+    code, out, err = run_cli("gleu", "-s", files["src"], "-r", files["ref0"], "-o", files["a"], "-n=x")
+    assert (code, out) == (2, "") and "'x'" in err and "'=x'" not in err, err
+
+
 def test_an_option_of_one_value_given_twice_is_refused(files):
     """click kept the last: `m2 compare -hyp A -hyp B` scored B alone, `gleu -s X -s Y` read Y,
     without a word. Options of several values (-o, -r) still add up."""

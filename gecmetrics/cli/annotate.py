@@ -14,7 +14,8 @@ from ..run.files import CorpusFiles, check_line_counts
 from .common import progress_unless
 from .shared import run_options
 from .m2 import m2
-from .options import GreedyCommand, GreedyOption, given_settings, settings_options
+from .options import GreedyCommand, GreedyOption
+from .setting_options import given_settings, settings_options
 from .context import check_command_outputs, run_context
 
 

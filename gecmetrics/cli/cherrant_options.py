@@ -12,7 +12,7 @@ from .common import corpus_files, progress_unless, score
 from .numbers import INT
 from .shared import chosen_format, digits_option, format_options, run_options, scale_option, signature_option
 from .errant_options import chosen_mode
-from .options import given_settings
+from .setting_options import given_settings
 
 
 def annotator_options(func: Callable) -> Callable:

@@ -19,7 +19,8 @@ from ..stats.significance import resamplers_for
 from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table, progress_unless
 from .inputs import m2_hypothesis_options
-from .options import GreedyCommand, given_settings, settings_options
+from .options import GreedyCommand
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import run_paired_tests
 from .context import in_run

@@ -17,7 +17,8 @@ from . import main
 from .common import corpus_files, echo_json_results, echo_scores, echo_table
 from .errant_options import (check_corpus_figures, check_report_numbers, chosen_mode, comparison_options,
                              report_signature, warn_nothing_compared, warn_type_groups)
-from .options import GreedyCommand, GreedyOption, given_settings, settings_options
+from .options import GreedyCommand, GreedyOption
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
 from .context import in_run

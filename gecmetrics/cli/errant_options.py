@@ -11,7 +11,7 @@ from ..metrics.m2.compare import ErrantSettings
 from ..metrics.type_average import level_signature
 from .common import echo_json_results, echo_scores, echo_warnings
 from .numbers import IntRange
-from .options import settings_options
+from .setting_options import settings_options
 from .given import given_flag
 from .shared import chosen_digits, chosen_format
 

@@ -13,7 +13,8 @@ from ..metrics.settings import refuse_repeated_columns
 from . import main
 from .common import corpus_files
 from .inputs import corpus_options
-from .options import GreedyCommand, GreedyOption, given_settings, settings_options
+from .options import GreedyCommand, GreedyOption
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
 SAMPLING = ("iterations", "fix_seed", "seed", "best_reference")

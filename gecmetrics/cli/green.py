@@ -8,7 +8,8 @@ from ..metrics.green.report import GREENReport
 from . import main
 from .common import corpus_files
 from .inputs import corpus_options
-from .options import GreedyCommand, given_settings, settings_options
+from .options import GreedyCommand
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
 

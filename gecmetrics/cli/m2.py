@@ -22,7 +22,8 @@ from .errant_options import (check_corpus_figures, check_report_numbers, chosen_
                              warn_type_groups)
 from .inputs import FILE
 from .numbers import INT
-from .options import GreedyCommand, given_settings
+from .options import GreedyCommand
+from .setting_options import given_settings
 from .sentences import echo_sentence_scores
 from .shared import (chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)

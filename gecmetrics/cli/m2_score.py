@@ -16,7 +16,8 @@ from .common import corpus_files, progress_unless
 from .inputs import gold_m2_options
 from .m2 import m2
 from .numbers import IntRange
-from .options import GreedyCommand, given_settings, settings_options
+from .options import GreedyCommand
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 from .context import in_run
 from .errant_options import check_corpus_figures

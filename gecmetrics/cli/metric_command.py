@@ -20,7 +20,8 @@ from ..kinds import M2
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .common import corpus_files
 from .inputs import inputs_for
-from .options import GreedyCommand, given_settings, settings_options
+from .options import GreedyCommand
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
 

@@ -17,7 +17,8 @@ from ..io.text import check_stdin_once, shown_path
 from . import main
 from .common import corpus_files, echo_json, echo_json_results, echo_scores, echo_table, json_result, progress_unless
 from .inputs import FILE, gold_m2_options
-from .options import GreedyCommand, GreedyOption, given_settings, settings_options
+from .options import GreedyCommand, GreedyOption
+from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, scoring_options
 from .significance import check_paired_options, run_paired_tests
 from .context import in_run
