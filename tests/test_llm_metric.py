@@ -884,3 +884,26 @@ def test_an_openai_compatible_server_gets_a_key_only_from_the_variable_named(fil
     with pytest.raises(InputError, match="is for HTTP servers, not provider transformers"):
         get_metric("llm-s", model="transformers:/models/x", api_key_env="OTHER_SERVER_KEY")
     assert "--api-key-env" in one_line_error(*llm_args(files, server, "--dry-run", "--api-key-env", "X"))
+
+
+def test_the_request_deadline_and_retries_are_settings_and_flags(files):
+    """A slow server could only be given the backend's fixed 120 s and 5 retries from Python's
+    make_backend: ``timeout`` / ``max_retries`` are now the judge's settings (run-only, HTTP only)
+    and ``--timeout`` / ``--max-retries`` the command's, reaching the requests."""
+    import time
+
+    with ChatServer(hold_after=0) as server:  # (every request waits for release(): no answer in time)
+        started = time.monotonic()
+        code, out, err = run_cli(*llm_args(files, server, "--no-cache", "--timeout", "0.2", "--max-retries", "0"))
+        waited = time.monotonic() - started
+        server.release()
+    assert (code, out) == (2, "") and "(1 attempt of 0.2 s, the timeout)" in err and waited < 30, (waited, err)
+    assert server.asked and all(count == 1 for count in server.asked.values()), server.asked  # (no retry)
+    metric = http_metric(server, timeout=0.2, max_retries=1)
+    assert (metric.settings.timeout, metric.settings.max_retries) == (0.2, 1)
+    assert metric.signature(None) == http_metric(server).signature(None)  # (how it runs, not what it says)
+    for bad in ({"timeout": 0}, {"timeout": "inf"}, {"max_retries": -1}):
+        with pytest.raises(InputError):
+            http_metric(server, **bad)
+    with pytest.raises(InputError, match="is for HTTP servers, not provider transformers"):
+        get_metric("llm-s", model="transformers:/models/x", timeout=5)

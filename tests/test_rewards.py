@@ -633,9 +633,9 @@ def test_reward_names_tell_settings_apart():
 
 
 RUN_ONLY = {"device": "cuda", "batch_size": 3, "threads": 2, "concurrency": 2, "requests_per_minute": 30,
-            "max_retry_after": 5, "api_key_env": "OTHER_SERVER_KEY"}
+            "max_retry_after": 5, "api_key_env": "OTHER_SERVER_KEY", "timeout": 30, "max_retries": 1}
 """The built-in metrics' run-only settings (as the hand-kept list in rewards.py had them, and the
-LLM judges' key variable since), each with a value other than its default."""
+LLM judges' key variable, timeout and retries since), each with a value other than its default."""
 
 
 def test_built_in_run_only_settings_stay_out_of_reward_names():

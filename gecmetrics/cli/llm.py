@@ -1,28 +1,27 @@
 """``gecmetric llm``: LLM-S / LLM-E (Kobayashi et al., BEA 2024), with a dry run; ``llm-s``/``llm-e``: ``--variant``."""
 from __future__ import annotations
 
-import functools
-
 import click
 
 from ..errors import InputError
 from ..metrics.results import scores_signature
 from . import main
-from .common import check_scale, corpus_files, echo_json, echo_scores, json_result, progress_unless
+from .common import check_scale, corpus_files
 from .inputs import corpus_options
 from .numbers import FloatRange, IntRange
 from .options import GreedyCommand
 from .shared import (SENTENCE_HELP, chosen_format, digits_option, format_options, run_options, scale_option,
                      signature_option)
 from .context import in_run
-from .sentences import echo_sentence_scores
+from . import llm_run
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "api_key_env", "max_requests", "answer_retries",
-            "concurrency", "requests_per_minute", "max_retry_after", "device", "dtype", "batch_size", "spacy_model")
+            "concurrency", "requests_per_minute", "max_retry_after", "timeout", "max_retries", "device", "dtype",
+            "batch_size", "spacy_model")
 NOT_ESTIMATED = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
                  "--max-retry-after": "max_retry_after", "--device": "device", "--batch-size": "batch_size",
-                 "--api-key-env": "api_key_env"}
+                 "--api-key-env": "api_key_env", "--timeout": "timeout", "--max-retries": "max_retries"}
 """How requests are sent (with which key), asked again or decoded: nothing a dry run does (it sends nothing, counts
 tokens with the tokenizer alone). --dtype is in a local model's answers' cache key: it changes what is found cached."""
 
@@ -48,6 +47,10 @@ tokens with the tokenizer alone). --dtype is in a local model's answers' cache k
 @click.option("--rpm", "requests_per_minute", type=FloatRange(0, min_open=True), help="Requests per minute.")
 @click.option("--max-retry-after", type=FloatRange(0, 86400), metavar="SECONDS",
               help="The longest Retry-After wait honoured; a server asking for longer stops the run [default: 120].")
+@click.option("--timeout", type=FloatRange(0, min_open=True), metavar="SECONDS",
+              help="The seconds a request may take before it is sent again [default: 120].")
+@click.option("--max-retries", type=IntRange(0), help="Times a failed request (no answer in time, HTTP 429 or 5xx, a "
+                                                      "dropped connection) is sent again [default: 5].")
 @click.option("--device", help="Local model: cpu, cuda, cuda:N, mps or auto (CUDA if available) [default: cpu].")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "float16", "bfloat16"]),
               help="Local model: the weights' dtype [default: auto].")
@@ -99,52 +102,8 @@ def llm(source, hypotheses, variant, dry_run, price_in, price_out, sentence, sca
     check_scale([metric], scale)
     files = corpus_files(source, (), hypotheses)
     if dry_run:
-        _dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt, digits)
+        llm_run.dry_run(metric, files, None if price_in is None else (price_in, price_out), fmt, digits)
     else:
-        _judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, scale, sentence)
+        llm_run.judge_and_print(metric, files, (jobs, chunk_lines, dask_address), fmt, digits, scale, sentence)
     if show_signature:  # what the numbers' signature is (a dry run's: the run it estimates)
         click.echo(scores_signature(metric.signature(None), sentence), err=True)
-
-
-def _judge_and_print(metric, files, run: tuple, fmt: str, digits: int, scale: float, sentence: bool) -> None:
-    """Judge ``files`` and print the systems' means (a table with the signature under it, as every
-    scoring command prints one) or, ``--sentence``, compare's table of sentence scores, or either
-    in the one JSON vocabulary; then the judge's report on stderr."""
-    from ..metrics.llm.report import means_table, unscored_note
-    from ..run.engine import Scored
-
-    judged = _judged(metric, files, *run, fmt == "json")
-    if fmt == "json":  # an object per system: its mean or sentence scores (null: none), its counts, the run's report
-        echo_json([json_result(name, metric.sentence_scores_of(name, judged.statistics[name]) if sentence else result,
-                               metric, scale, "sentence" if sentence else "corpus", scored=result.scored,
-                               unscored=result.unscored, report=judged.report.counts())
-                   for name, result in judged.results.items()])
-    elif sentence:  # 1-5 scores print as they are (check_scale refused --scale 1)
-        echo_sentence_scores(Scored([metric], list(judged.results), {n: [s] for n, s in judged.statistics.items()}, 0),
-                             scale, digits, fmt)
-    else:
-        echo_scores(means_table(metric, judged.results, digits), fmt, [metric.signature(None)])
-    click.echo(judged.report.summary(), err=True)
-    note = unscored_note(sum(r.unscored for r in judged.results.values()), sentence, metric.settings.grouping)
-    if note:
-        click.echo(note, err=True)
-
-
-def _judged(metric, files, jobs: int, chunk_lines: int | None, dask_address: str | None, as_json: bool):
-    """Every chunk judged through the run engine (:func:`~gecmetrics.run.engine.map_chunks`), joined."""
-    from ..metrics.llm.metric import JudgedCorpus, judge_part
-    from ..run.engine import map_chunks
-
-    chunks = map_chunks(functools.partial(judge_part, metric), files, jobs=jobs, dask=dask_address,
-                        chunk_lines=chunk_lines or metric.chunk_lines, progress=progress_unless(as_json, "llm"))
-    return JudgedCorpus.joined([judged for _, _, judged in chunks])
-
-
-def _dry_run(metric, files, prices, fmt: str, digits: int) -> None:
-    """The estimate of the whole corpus: JSON (the cost as it is), or lines (the cost to -d decimals)."""
-    from ..io.corpus import read_corpus
-    estimate = metric.dry_run(read_corpus(files.source, [], list(files.hypotheses)), prices)
-    if fmt == "json":
-        echo_json(vars(estimate))
-    else:
-        click.echo(estimate.summary(digits))

@@ -49,7 +49,7 @@ DTYPES = ("auto", "float32", "float16", "bfloat16")
 STRUCTURED = ("json_schema", "json_object", "none")
 """backends.http.STRUCTURED, without importing the HTTP client to read settings."""
 HTTP_ONLY = ("base_url", "api_key_env", "structured", "temperature", "concurrency", "requests_per_minute",
-             "max_retry_after")
+             "max_retry_after", "timeout", "max_retries")
 LOCAL_ONLY = ("device", "dtype", "batch_size")
 SCORED, UNSCORED = 1, 2
 """Columns of a statistics row after the score: 1 if the sentence has a score, 1 if not."""
@@ -90,6 +90,13 @@ def _optional_temperature(name: str, value: Any) -> float | None:
     if number is not None and not (0 <= number < float("inf")):
         raise InputError(f"setting {name} must be a finite number of 0 or more, got {value!r}")
     return number
+
+
+def _positive_seconds(name: str, value: Any) -> float:
+    seconds = parse_finite_non_negative(name, value)
+    if seconds == 0:
+        raise InputError(f"{setting_label(name)} must be a number of seconds above 0, got {value!r}")
+    return seconds
 
 
 def _optional_provider(name: str, value: Any) -> str | None:
@@ -146,6 +153,10 @@ class LLMSettings(Settings):
     max_retry_after: float = setting(120.0, "LLM judge (HTTP): the longest Retry-After wait honoured, in seconds "
                                             "(a server asking for longer stops the run)", parse_finite_non_negative,
                                      run_only=True)
+    timeout: float = setting(120.0, "LLM judge (HTTP): the seconds a request may take (then it is sent again, as a "
+                                    "failed one is)", _positive_seconds, run_only=True)
+    max_retries: int = setting(5, "LLM judge (HTTP): times a failed request (no answer in time, HTTP 429 or 5xx, a "
+                                  "dropped connection) is sent again", non_negative_int, run_only=True)
     device: str | None = setting("cpu", "LLM judge (local model): cpu, cuda, cuda:N, mps or auto (CUDA when torch "
                                         "sees one, else the CPU)", parse_device, flags=("--device",), run_only=True)
     dtype: str = setting("auto", "LLM judge (local model): auto, float32, float16 or bfloat16", choice(*DTYPES))
@@ -196,7 +207,8 @@ class LLMSettings(Settings):
             return {"device": self.device, "dtype": self.dtype, "batch_size": self.batch_size}
         options: dict[str, Any] = {"structured": self.structured, "concurrency": self.concurrency,
                                    "requests_per_minute": self.requests_per_minute,
-                                   "max_retry_after": self.max_retry_after}
+                                   "max_retry_after": self.max_retry_after, "timeout": self.timeout,
+                                   "max_retries": self.max_retries}
         if self.base_url is not None:
             options["base_url"] = self.base_url
         if self.api_key_env is not None:

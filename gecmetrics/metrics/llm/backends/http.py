@@ -41,7 +41,7 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Sequence
 
-from ....errors import kind_of
+from ....errors import kind_of, plural
 from ..answers import compact_answer, response_format
 from .base import (KEY_VARIABLE, SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url,
                    estimate_tokens, settings_text, token_count)
@@ -617,9 +617,10 @@ class OpenAICompatibleBackend:
                     if failure.timed_out and not self.replied:  # (each prompt would wait as long: 68 h
                         # for CoNLL-2014's 1,312 prompts at the defaults)
                         raise BackendError(f"{self.base_url} took the connections but sent no whole reply to any "
-                                           f"request ({attempt + 1} attempts of {self.timeout:g} s, the timeout): "
-                                           "is the server stuck, or slower than the timeout?") from None
-                    return Completion(error=f"{failure} after {attempt + 1} attempts")
+                                           f"request ({plural(attempt + 1, 'attempt')} of {self.timeout:g} s, the "
+                                           "timeout): is the server stuck, or slower than the timeout? (--timeout, "
+                                           "--max-retries)") from None
+                    return Completion(error=f"{failure} after {plural(attempt + 1, 'attempt')}")
                 if failure.retry_after is not None and failure.retry_after > self.max_retry_after:
                     raise BackendError(f"{self.base_url}: {failure}: the server asks to wait "
                                        f"{failure.retry_after:g} s (Retry-After), more than max_retry_after "
