@@ -122,7 +122,7 @@ class _ReferenceCounts:
         self.dense: list[np.ndarray] | None = None
         self.places = list(places)
         if len(self.places) * size <= DENSE_REFERENCE_CELLS:
-            self.dense = [self[r] for r in range(len(self.places))]
+            self.dense, self.places = [self[r] for r in range(len(self.places))], []
 
     @classmethod
     def of_tables(cls, keys: np.ndarray, references: Sequence[CountTable], compiled: bool) -> "_ReferenceCounts":
