@@ -587,6 +587,77 @@ def test_a_signal_between_a_step_and_its_record_is_undone(tmp_path: Path, monkey
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no temporary or kept-aside file
 
 
+def test_without_hard_links_a_failed_group_keeps_the_new_file_not_none(tmp_path: Path, monkeypatch) -> None:
+    """On a file system without hard links (vfat, some network or FUSE ones) the old file could
+    not be kept aside, and the rollback of a group whose later rename failed (or a signal) then
+    unlinked the target: neither the old content nor the new was left. The new file stays."""
+    import errno
+
+    from gecmetrics.io import atomic
+
+    paths = [tmp_path / name for name in ("a", "b")]
+    for path in paths:
+        path.write_text("old\n", encoding="utf-8")
+    real_replace = os.replace
+
+    def no_link(source, target):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    def replace(source, target):
+        if str(target) == str(paths[1]) and str(source).endswith(".part"):
+            raise OSError(errno.EIO, "Input/output error")
+        return real_replace(source, target)
+
+    monkeypatch.setattr(atomic.os, "link", no_link)
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    with pytest.raises(OSError, match="Input/output error"):
+        with atomic.output_group() as group:
+            for path in paths:
+                with group.output(str(path)) as handle:
+                    handle.write("new\n")
+    assert [p.read_text(encoding="utf-8") for p in paths] == ["new\n", "old\n"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_outputs_are_synced_before_they_replace_their_targets(tmp_path: Path, monkeypatch) -> None:
+    """Nothing was fsynced: after a crash of the machine a renamed output could name an empty
+    or cut file. The temporary file is synced before its rename, the folder after."""
+    from gecmetrics.io import atomic
+
+    synced, real_fsync, real_replace = [], os.fsync, os.replace
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: (synced.append(os.fstat(fd).st_mode), real_fsync(fd)))
+    monkeypatch.setattr(atomic.os, "replace", lambda a, b: (synced.append("rename"), real_replace(a, b)))
+    with atomic.atomic_output(str(tmp_path / "out.txt")) as handle:
+        handle.write("whole\n")
+    assert [stat.S_ISREG(x) if x != "rename" else x for x in synced] == [True, "rename", False]
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == "whole\n"
+
+
+def test_a_killed_commits_old_file_goes_with_the_next_write(tmp_path: Path) -> None:
+    """A group's commit keeps each old file under a second name until its renames are done; a
+    writer killed then (SIGKILL) left '.NAME.xxxx.old' for good, holding the old file's space.
+    Those of this host's dead processes go with the next write; a live one's stays."""
+    from gecmetrics.io import atomic
+
+    target = tmp_path / "out.m2"
+    target.write_text("old\n", encoding="utf-8")
+    script = ("import os, signal, sys\n"
+              "from gecmetrics.io import atomic\n"
+              "real = os.replace\n"
+              "def replace(a, b):\n"
+              "    os.kill(os.getpid(), signal.SIGKILL)\n"
+              "atomic.os.replace = replace\n"
+              "with atomic.atomic_output(sys.argv[1]) as handle:\n"
+              "    handle.write('new')\n")
+    killed = subprocess.run([sys.executable, "-c", script, str(target)], cwd=Path(__file__).parent.parent)
+    assert killed.returncode == -9 and len(list(tmp_path.glob(".out.m2.*.old"))) == 1
+    live = tmp_path / f".out.m2.{os.getppid()}@{atomic._HOST}.abcdefgh.old"
+    live.write_text("x", encoding="utf-8")
+    with atomic.atomic_output(str(target)) as handle:
+        handle.write("whole\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, "out.m2"])
+
+
 def test_a_write_protected_output_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
     """A rename replaced a file of mode 0444 without a word (the shell's > refuses it)."""
     from gecmetrics.io import atomic

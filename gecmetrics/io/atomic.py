@@ -16,6 +16,7 @@ What is at the output path decides how it is written:
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -175,6 +176,8 @@ class OutputGroup:
             with (os.fdopen(descriptor, "wb") if binary else
                   os.fdopen(descriptor, "w", encoding=encoding, newline="")) as handle:
                 yield handle
+                handle.flush()
+                _synced(handle.fileno())  # (on the disk before the rename makes it the output)
         except BaseException as err:
             raise _named(err, path)
 
@@ -186,34 +189,39 @@ class OutputGroup:
         (a rename done, a link made) is undone as well; whether a rename was done is read from
         its temporary file, gone once renamed."""
         check_stop()  # (no output replaced once a stop was asked for, whatever became of its exception)
-        steps: list[list] = []  # [target, its old file's link or None, temporary]
+        steps: list[list] = []  # [target, its old file's link or None, temporary, whether it had an old file]
         try:
             for temporary, target, path in self._written:
                 try:
                     _keep_mode(target, temporary)
-                    step = [target, None, temporary]
+                    step = [target, None, temporary, os.path.lexists(target)]
                     steps.append(step)
                     _link_aside(target, step)
                     os.replace(temporary, target)
                 except OSError as err:  # (named by the output, not by its temporary file)
                     raise OSError(err.errno, err.strerror, path) from None
         except BaseException:
-            for target, aside, temporary in reversed(steps):
+            for target, aside, temporary, existed in reversed(steps):
                 try:
-                    if not os.path.lexists(temporary):  # renamed: the old file back (or none, as before)
-                        os.replace(aside, target) if aside is not None else os.unlink(target)
-                    else:
+                    if os.path.lexists(temporary):
                         _remove(aside)
+                    elif aside is not None:  # renamed: the old file back
+                        os.replace(aside, target)
+                    elif not existed:  # (none before: none again)
+                        os.unlink(target)
+                    # else the old file could not be kept aside (no hard links here): the new one stays
                 except OSError:
                     pass
             raise
         try:
-            for _, aside, _ in steps:
-                _remove(aside)
+            for step in steps:
+                _remove(step[1])
         except BaseException:  # (a signal while the links go: the rest go too, then it stops the run)
-            for _, aside, _ in steps:
-                _remove(aside)
+            for step in steps:
+                _remove(step[1])
             raise
+        for folder in {os.path.dirname(target) for _, target, _ in self._written}:
+            _synced_folder(folder)  # (the renames on the disk: best effort)
 
     def _discard(self) -> None:
         for temporary, _, _ in self._written:
@@ -295,13 +303,15 @@ def _descriptor(path: str) -> int | None:
 
 def _link_aside(target: str, step: list) -> None:
     """A second name for ``target``'s file beside it, in ``step[1]`` (written there before the
-    link is made: an interruption leaves no link unrecorded); None when there is no file, or the
-    file system has no hard links (that target is then replaced without a way back)."""
+    link is made: an interruption leaves no link unrecorded), named as the writer's temporary
+    files are (its process and host: a killed writer's is removed by the next write); None when
+    there is no file, or the file system has no hard links (that target is then replaced without
+    a way back, and a failed group leaves its new file rather than none)."""
     if not os.path.exists(target):
         return
-    folder, name = os.path.split(target)
+    folder = os.path.dirname(target)
     for _ in range(100):
-        step[1] = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.old")
+        step[1] = os.path.join(folder, f"{_part_name(target)}{os.getpid()}@{_HOST}.{os.urandom(4).hex()}.old")
         try:
             os.link(target, step[1])
             return
@@ -335,11 +345,12 @@ def _part_name(target: str) -> str:
 
 def _remove_stale_parts(target: str) -> None:
     """Remove the temporary files of ``target`` left by a writer that died without its cleanup
-    (SIGKILL, the out-of-memory killer): those marked with this host and a process that no
+    (SIGKILL, the out-of-memory killer), and the old file's second name a group's commit keeps
+    until its renames are done (``.old``): those marked with this host and a process that no
     longer exists. Another host's (a shared folder), a live process's (a run writing the same
     file now) and unmarked ones stay. Best effort: a folder that cannot be listed is left."""
     folder, start = os.path.dirname(target), _part_name(target)
-    pattern = re.compile(re.escape(start) + r"([0-9]+)@([0-9a-f]{8})\.[^/]*\.part", re.ASCII)
+    pattern = re.compile(re.escape(start) + r"([0-9]+)@([0-9a-f]{8})\.[^/]*\.(?:part|old)", re.ASCII)
     try:
         entries = [entry for entry in os.listdir(folder or ".") if entry.startswith(start)]
     except OSError:
@@ -364,6 +375,30 @@ def _process_exists(pid: int) -> bool:
     except (OverflowError, OSError):
         return False
     return True
+
+
+def _synced(descriptor: int) -> None:
+    """The file's data on the disk (a rename made after a crash of the machine would otherwise
+    name an empty or cut file); a file system that cannot sync (a pipe, some network ones) is left."""
+    try:
+        os.fsync(descriptor)
+    except OSError as err:
+        if err.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EROFS, errno.EBADF):
+            raise
+
+
+def _synced_folder(folder: str) -> None:
+    """The folder's entries (the renames) on the disk, where the system can sync a folder."""
+    try:
+        descriptor = os.open(folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _remove(path: str | None) -> None:
