@@ -54,6 +54,58 @@ def test_a_file_read_as_standard_input_is_not_an_output(here: Path) -> None:
     assert result.returncode == 0 and (here / "q.src").read_text(encoding="utf-8") == "a b c\nd e f\n", result.stderr
 
 
+@pytest.mark.parametrize("mode", ["ab", "wb"])
+def test_an_input_the_standard_output_is_redirected_into_is_refused(here: Path, mode: str) -> None:
+    """``gecmetric ... >> AMU`` with AMU an input appended the output to it (exit 2, 'AMU has 5795
+    lines'), as ``>`` had emptied it: an input that is standard output's file is refused before
+    anything is read or written, whichever reader opens it (text, M2, judgments, weights, para)."""
+    for name, text in (("src", "a b\n"), ("hyp", "a c\n"), ("w.tsv", "")):
+        (here / name).write_text(text, encoding="utf-8")
+    for args, victim in ((["gleu", "-s", "src", "-r", "src", "-o", "hyp"], "hyp"),
+                         (["m2", "compare", "-hyp", "gold.m2", "-ref", "gold.m2"], "gold.m2"),
+                         (["cherrant", "compare", "-hyp", "gold.m2", "-ref", "gold.m2"], "gold.m2"),
+                         (["gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-w_file", "w.tsv"], "w.tsv")):
+        before = (here / victim).read_bytes()
+        with open(here / victim, mode) as output:
+            done = subprocess.run([gecmetric_script(), *args], stdout=output, stderr=subprocess.PIPE, text=True,
+                                  timeout=TIMEOUT)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr == (f"gecmetric: error: {victim}: is also the standard output (the command's output "
+                               "redirected into it with > or >>): it would be written into what is read; redirect "
+                               "the output to another file\n"), (args, done.stderr)
+        assert (here / victim).read_bytes() == (before if mode == "ab" else b"")
+        (here / victim).write_bytes(before)
+    done = subprocess.run([gecmetric_script(), *["gleu", "-s", "src", "-r", "src", "-o", "hyp"]], capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_named_pipe_whose_reader_left_is_a_failed_write(here: Path) -> None:
+    """``-o FIFO`` (or ``-o >(gzip > x.gz)``) whose reader died exited 0 with the output cut, as a
+    closed standard output (``| head``) rightly does: a file asked for by name is not complete."""
+    os.mkfifo(here / "fifo")
+    (here / "big.m2").write_text((GOLD.split("\n\n")[0] + "\n\n") * 20000, encoding="utf-8")  # (a weight file of 280 KB:
+    # more than a pipe holds, so its writer meets the closed end whenever the reader closes)
+    reader = subprocess.Popen([sys.executable, "-c", "open('fifo', 'rb').close()"], cwd=here)
+    done = subprocess.run([gecmetric_script(), "gotoscorer", "-ref", "big.m2", "-hyp", "big.m2", "-gen_w_file",
+                           "fifo"], capture_output=True, text=True, timeout=TIMEOUT, cwd=here)
+    reader.wait(TIMEOUT)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == ("gecmetric: error: fifo: cannot write the output: its reader closed the "
+                                            "pipe before the end"), done.stderr
+
+
+def test_an_output_naming_a_standard_stream_closed_at_start_is_refused(here: Path) -> None:
+    """``-o /dev/stdout >&-``: /dev/null holds descriptor 1 and the output went there, exit 0.
+    Refused before the work, as writing to the closed standard output is."""
+    done = subprocess.run([gecmetric_script(), "gotoscorer", "-ref", "gold.m2", "-hyp", "gold.m2", "-gen_w_file",
+                           "/dev/stdout"], stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, cwd=here,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2 and done.stderr == (
+        "gecmetric: error: /dev/stdout: cannot write the output (-gen_w_file): standard output is closed (the command "
+        "was started without it)\n"), done.stderr
+
+
 def test_cherrant_m2_refuses_its_input_as_output(here: Path) -> None:
     os.link(here / "hyp.para", here / "hard.para")
     os.symlink("hyp.para", here / "link.para")

@@ -16,8 +16,13 @@ from . import signals
 def output_failed(err: OSError) -> int:
     """The exit code of a failed write to stdout: a closed pipe (``| head``) ends quietly with
     0, as the reader has what it wanted; any other failure (a full disk) is one line and 1,
-    naming the output file when the error does (:func:`gecmetrics.io.atomic.atomic_output`)."""
-    if isinstance(err, BrokenPipeError) or err.errno == errno.EPIPE:
+    naming the output file when the error does (:func:`gecmetrics.io.atomic.atomic_output`). A
+    pipe named as an output file (``-o >(gzip > x.gz)``, a FIFO) that its reader closed is such
+    a failure: the file asked for is cut."""
+    from ..io.atomic import writes_standard_output
+
+    named = isinstance(err.filename, str) and not writes_standard_output(err.filename)
+    if (isinstance(err, BrokenPipeError) or err.errno == errno.EPIPE) and not named:
         try:
             sys.stderr.close()
         except OSError:
@@ -25,7 +30,8 @@ def output_failed(err: OSError) -> int:
         return 0
     try:
         where = f"{err.filename}: " if isinstance(err.filename, str) else ""  # a file the command wrote
-        print(f"gecmetric: error: {where}cannot write the output: {err.strerror or err}", file=sys.stderr)
+        why = "its reader closed the pipe before the end" if named and err.errno == errno.EPIPE else err.strerror
+        print(f"gecmetric: error: {where}cannot write the output: {why or err}", file=sys.stderr)
     except OSError:
         pass
     return 1
@@ -36,6 +42,10 @@ class _ClosedOutput(io.TextIOBase):
     has ``sys.stdout = None``, and click would drop what the command prints without a word): a
     write fails as a write to a closed descriptor does, so a command that prints ends with one
     line and exit 1 (:func:`output_failed`); a command that only writes files runs as usual."""
+
+    closed_at_start = True
+    """(:func:`gecmetrics.io.atomic.check_outputs` refuses ``-o /dev/stdout`` then: /dev/null holds
+    descriptor 1, where the output would be lost.)"""
 
     def writable(self) -> bool:
         return True

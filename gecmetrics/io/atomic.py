@@ -61,6 +61,7 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
             raise InputError(f"{flag} writes a file: give its name (standard output is /dev/stdout)", output)
         if output.endswith(("/", os.sep)):  # (a file named as the folder was written, its '/' dropped)
             raise InputError(f"{flag} writes a file: this names a folder (it ends in '/'); give a file name", output)
+        _check_descriptor_open(output, flag)
         identities, special = _identities(output)
         if special:
             continue
@@ -259,6 +260,7 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
     this process's descriptors written through that descriptor, whatever is behind it."""
     text = {} if binary else {"encoding": encoding, "newline": ""}
     descriptor = _descriptor(path)
+    _check_descriptor_open(path, None)
     try:
         if descriptor is None:
             handle = open(path, "ab" if binary else "a", **text)
@@ -278,6 +280,27 @@ def _opened_in_place(path: str, encoding: str, binary: bool) -> Iterator[IO[Any]
 
 _DESCRIPTOR_NAME = re.compile(r"/dev/(?:fd/([0-9]+)|(stdout)|(stderr))|/proc/(?:self|thread-self|([0-9]+))/fd/([0-9]+)",
                               re.ASCII)
+
+
+def writes_standard_output(path: str) -> bool:
+    """Whether an output named ``path`` is written through this process's standard output."""
+    return _descriptor(path) == 1
+
+
+_STANDARD = {0: "input", 1: "output", 2: "error"}
+
+
+def _check_descriptor_open(path: str, flag: str | None) -> None:
+    """An output naming standard input, output or error when the process started without it
+    (``-o /dev/stdout >&-``: /dev/null holds the descriptor, and the output would be lost there
+    with exit 0) is an InputError."""
+    descriptor = _descriptor(path)
+    if descriptor not in _STANDARD:
+        return
+    stream = (sys.stdin, sys.stdout, sys.stderr)[descriptor]
+    if stream is None or getattr(stream, "closed_at_start", False):
+        raise InputError(f"cannot write the output{f' ({flag})' if flag else ''}: standard {_STANDARD[descriptor]} is "
+                         "closed (the command was started without it)", path)
 
 
 def _descriptor(path: str) -> int | None:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, plural
-from .text import STDIN, ascii_integer, check_path
+from .text import STDIN, ascii_integer, check_not_standard_output, check_path
 
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
@@ -115,6 +115,7 @@ def _read(path: str) -> tuple[WeightTable, str]:
         raise InputError("a weight file is read by its path: standard input ('-') cannot be read again", "-w_file")
     try:
         with open(path, "rb") as handle:
+            check_not_standard_output(handle, path)
             data = handle.read()
     except OSError as err:
         raise InputError(f"cannot read the weight file: {err.strerror}", path) from None

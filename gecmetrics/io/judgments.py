@@ -21,7 +21,7 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, kind_of, one_line, shown
-from .text import STDIN, ascii_integer, check_path, check_sequence, check_system_names, standard_input
+from .text import STDIN, ascii_integer, check_not_standard_output, check_path, check_sequence, check_system_names, standard_input
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -382,6 +382,7 @@ def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCL
         return parse_judgments(standard_input().read(), "<stdin>", excluded_users)
     try:
         with open(path, "rb") as handle:
+            check_not_standard_output(handle, path)
             data = handle.read()
     except OSError as err:
         raise InputError(f"cannot read the judgments: {err.strerror}", path) from None

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError, plural
-from .text import NUL_MESSAGE, check_path, decode_utf8
+from .text import NUL_MESSAGE, check_not_standard_output, check_path, decode_utf8
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ def read_para(path: str | os.PathLike) -> list[ParaRecord]:
     name = check_path(path)  # not ''
     try:
         with open(name, "rb") as handle:
+            check_not_standard_output(handle, name)
             data = handle.read()
     except IsADirectoryError:
         raise InputError("is a directory, not a file", name) from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from typing import Any, BinaryIO, Iterable, Iterator, Mapping, Sequence
 
@@ -100,7 +101,23 @@ def open_input(path: str) -> BinaryIO:
         raise InputError("no such file", path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror}", path) from None
+    check_not_standard_output(handle, path)
     return handle
+
+
+def check_not_standard_output(handle: BinaryIO, path: str) -> None:
+    """An input that is also where standard output goes (``gecmetric ... >> AMU`` with AMU an
+    input: the shell opened it for the output) is closed and refused before anything is read or
+    written: the output would land in what is read (``>`` had already emptied it)."""
+    try:
+        output = os.fstat(1)
+        read = os.fstat(handle.fileno())
+    except (OSError, ValueError):  # (stdout closed; a handle without a descriptor)
+        return
+    if stat.S_ISREG(output.st_mode) and (output.st_dev, output.st_ino) == (read.st_dev, read.st_ino):
+        handle.close()
+        raise InputError("is also the standard output (the command's output redirected into it with > or >>): it "
+                         "would be written into what is read; redirect the output to another file", path)
 
 
 def standard_input() -> BinaryIO:
