@@ -850,3 +850,34 @@ def test_an_output_inside_a_model_folder_the_run_reads_is_refused(tmp_path: Path
                                 timeout=TIMEOUT)
         assert result.returncode == 2 and f"the output ({flag}) is inside the folder" in result.stderr, result.stderr
     assert (model / "meta.json").read_text(encoding="utf-8") == "{}" and sorted(os.listdir(model)) == ["meta.json"]
+
+
+def test_folders_and_shipped_files_read_by_name_take_no_output(tmp_path: Path, monkeypatch) -> None:
+    """Files the run reads without being given their path were not inputs: an output could
+    replace ChERRANT's ``char_meta.txt`` (``data check`` then failed), the meta.json of the spaCy
+    model loaded by name (the next run could not load it) or the shipped human table ``--human
+    gjg15`` reads. The ChERRANT data folder and the model's folder take no output; the shipped
+    table is an input."""
+    from gecmetrics.cli.context import check_command_outputs, model_folders
+    from gecmetrics.meta.human_tables import human_table_file
+
+    data = tmp_path / "cherrant"
+    data.mkdir()
+    (data / "char_meta.txt").write_text("x\n", encoding="utf-8")
+    (tmp_path / "p.para").write_text(PARA, encoding="utf-8")
+    result = subprocess.run([gecmetric_script(), "cherrant", "m2", "-f", "p.para", "-o", str(data / "char_meta.txt"),
+                             "--cherrant-data", str(data)], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=TIMEOUT)
+    assert result.returncode == 2 and "the output (-o) is inside the folder" in result.stderr, result.stderr
+    assert (data / "char_meta.txt").read_text(encoding="utf-8") == "x\n"
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "meta.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("GECMETRICS_SPACY_MODEL", str(model))  # (the model a run loads when none is given)
+    assert model_folders(None) == [str(model)] and model_folders("no_such_model_name") == []
+    with pytest.raises(InputError, match=r"is inside the folder .*model, which the run reads"):
+        check_command_outputs([("-o", str(model / "meta.json"))], model_folders(None))
+    shipped = human_table_file("gjg15")
+    assert shipped is not None and Path(shipped).is_file() and human_table_file("my.tsv") == "my.tsv"
+    with pytest.raises(InputError, match=r"the output \(--json\) is also an input"):
+        check_command_outputs([("--json", shipped)], [human_table_file("gjg15")])

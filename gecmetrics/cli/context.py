@@ -69,11 +69,14 @@ def metric_files(texts: Iterable[str] | None) -> list[str]:
 
 
 def model_folders(*models: str | None) -> list[str]:
-    """The models given as folders (``--spacy-model DIR``), inputs no output may be written into;
-    a model's name is none."""
-    import os
+    """The folders of the spaCy models the run loads (``--spacy-model DIR``, or an installed
+    package by name; None: $GECMETRICS_SPACY_MODEL, else en_core_web_sm), inputs no output may be
+    written into (``-o .../en_core_web_sm/meta.json`` broke the model for the next run)."""
+    from ..core.lang.en.modelid import model_folder
+    from ..core.lang.en.parse import model_name
 
-    return [model for model in models if model and os.path.isdir(model)]
+    found = (model_folder(model_name(model)) for model in models)
+    return [str(folder) for folder in found if folder is not None]
 
 
 def _cache_files(outputs: list[Any]) -> list[str]:

@@ -97,15 +97,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
             raise InputError("--human and --human-score are for score tables; with --judgments the human "
                              "scores come from the judgments")
     if plot_path is not None:
-        from .context import check_command_outputs, metric_files
-        from ..output.plots import check_figure, windows_scatter_path
-
-        check_figure(plot_path)
-        figures = [("--plot", plot_path)]
-        if judgment.get("window") is not None:  # the scatter goes beside the windows figure
-            figures.append(("--plot (its scatter)", windows_scatter_path(plot_path)))
-        read = [scores_path, source, *references, *system_files, gold_m2, *hypothesis_m2, human, *metric_files(metric_texts)]
-        check_command_outputs(figures, [*read, judgment["judgments_path"], judgment.get("src_ids")])
+        _check_figures(plot_path, judgment, [scores_path, source, *references, *system_files, gold_m2, *hypothesis_m2,
+                                             judgment["judgments_path"], judgment.get("src_ids")], human, metric_texts)
     from ..meta.score_files import read_system_scores
 
     scores = read_system_scores(scores_path) if scores_path is not None else None
@@ -118,3 +111,17 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     else:
         result = with_table(human, human_scores, systems, scores, corpus, metrics, ranking, jobs)
     report(result, digits, fmt, table, plot_path)
+
+
+def _check_figures(plot_path: str, judgment: dict, read: list, human: str | None, metric_texts: tuple[str, ...]) -> None:
+    """--plot (and the windows' scatter beside it): a figure format, and no input replaced (the
+    files read, the human table, shipped or not, and the files the metrics' settings name)."""
+    from .context import check_command_outputs, metric_files
+    from ..meta.human_tables import human_table_file
+    from ..output.plots import check_figure, windows_scatter_path
+
+    check_figure(plot_path)
+    figures = [("--plot", plot_path)]
+    if judgment.get("window") is not None:  # the scatter goes beside the windows figure
+        figures.append(("--plot (its scatter)", windows_scatter_path(plot_path)))
+    check_command_outputs(figures, [*read, human_table_file(human), *metric_files(metric_texts)])

@@ -5,6 +5,7 @@ import click
 
 from ..core.collector import survivors_frozen
 from ..errors import InputError
+from ..meta.human_tables import human_table_file
 from ..output.report import check_report_paths, read_report_corpus, report_data, write_report
 from ..output.report.attribution import over_bound_notes
 from ..output.report.data import DEFAULT_PERMUTATIONS, DEFAULT_SAMPLES, OVER_BOUND
@@ -75,7 +76,7 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     """
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
-    inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2, human,
+    inputs = [source, *references, *hypotheses, gold_m2, *hypothesis_m2, human_table_file(human),
               *metric_files([*metric_texts, *attribute_texts]), *model_folders(spacy_model)]
     check_command_outputs([("--html", html_path), ("--json", json_path)], inputs)
     for flag, path in (("--html", html_path), ("--json", json_path)):  # before the work, not after it

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..errors import InputError, shown
 from ..io.text import check_sequence, decode_lines, first_repeated, read_lines
@@ -102,6 +102,14 @@ def _human_table_from_lines(lines: Sequence[str], path: str, name: str) -> Human
     comments = [line.lstrip()[1:].strip() for line in lines if line.lstrip().startswith("#")]
     metric_columns = [column for column in _METRIC_COLUMNS.get(name, ()) if column in scores]
     return HumanTable(name, path, table.systems, scores, other_columns, comments, metric_columns)
+
+
+def human_table_file(name_or_path: Any) -> str | None:
+    """The file a human table is read from: a shipped table's inside the package (an input no
+    output may replace, ``--json .../gjg15.tsv``), else the path as given (None for None)."""
+    if isinstance(name_or_path, str) and name_or_path in SHIPPED_TABLES:
+        return str(resources.files("gecmetrics") / "data" / "human" / f"{name_or_path}.tsv")
+    return None if name_or_path is None else os.fspath(name_or_path)
 
 
 def load_human(name_or_path: str) -> HumanTable:

@@ -17,7 +17,6 @@ numbers are the same without it).
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Hashable, Sequence
@@ -405,10 +404,12 @@ class AnnotationJob:
         put them)."""
         lang = self.settings().lang
         if lang == "en":
+            from ...core.lang.en.modelid import model_folder
+            from ...core.lang.en.parse import model_name
             from ...core.lang.en.wordlist import word_list_path
 
-            model = self.spacy_model  # (a model given as a folder: read, never written into)
-            return [str(word_list_path(self.word_list)), *([model] if model and os.path.isdir(model) else [])]
+            folder = model_folder(model_name(self.spacy_model))  # (read, never written into: named or a folder)
+            return [str(word_list_path(self.word_list)), *([str(folder)] if folder is not None else [])]
         if lang == "zh":
             from ...core.lang.zh.data import char_level_paths
 

@@ -78,9 +78,11 @@ def data_folder(folder: str | os.PathLike | None = None) -> Path:
 
 
 def char_level_paths(folder: str | os.PathLike | None = None) -> list[Path]:
-    """Where the character level's files are read (in :func:`data_folder`), present or not:
-    inputs no output may replace."""
-    return [data_folder(folder) / name for name in CHAR_LEVEL_FILES]
+    """The data folder (:func:`data_folder`) and where the character level's files are read in
+    it, present or not: inputs no output may replace or be written into (``-o DATA/char_meta.txt``
+    replaced a file ``data check`` then found changed)."""
+    where = data_folder(folder)
+    return [where, *(where / name for name in CHAR_LEVEL_FILES)]
 
 
 def locate_data(folder: str | os.PathLike | None = None, files: tuple[str, ...] = CHAR_LEVEL_FILES) -> Path:
