@@ -284,6 +284,19 @@ def test_cache_info_on_a_read_only_file_system(read_only_copy: Path) -> None:
     assert len(result.stderr.splitlines()) == 1 and "cannot be written" in result.stderr
 
 
+@pytest.mark.parametrize("command", [["clear"], ["prune", "--max-size", "1"]])
+def test_clearing_a_read_only_cache_is_an_error_not_zero_removed(read_only_copy: Path, command: list) -> None:
+    """``cache clear`` and ``cache prune`` on a cache that cannot be written said "removed 0
+    entries", exit 0, with its five entries still there: a failure, exit 1, saying why."""
+    result = subprocess.run([gecmetric_script(), "--cache", str(read_only_copy), "cache", *command],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (1, ""), result
+    assert result.stderr.splitlines()[-1] == (f"gecmetric: error: cache {command[0]}: the cache "
+                                              f"{read_only_copy / FILE_NAME} cannot be written (read-only): nothing "
+                                              "was removed"), result.stderr
+    assert Cache(read_only_copy).info().entries == 5
+
+
 def test_a_warm_errant_cache_on_a_read_only_file_system_spares_spacy(tmp_path: Path, spacy_model) -> None:
     """ERRANT's parses from a warm cache that cannot be written: the run does not even import
     spaCy (here it cannot: a stand-in package refuses), prints the same table, and says once

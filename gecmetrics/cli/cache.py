@@ -58,6 +58,10 @@ def _changing(store, command: str, change):
     full disk: even a DELETE writes to the write-ahead log) is an error, exit 1, after the
     cache's own warning: the size and entries are then not known here (it printed "0 B")."""
     removed = change()
+    if store.read_only:  # (it said "removed 0 entries", exit 0, whatever the cache held)
+        click.echo(f"gecmetric: error: cache {command}: the cache {store.path} cannot be written (read-only): nothing "
+                   "was removed", err=True)
+        raise SystemExit(1)
     if store.stayed_locked:
         click.echo(f"gecmetric: error: cache {command}: another process kept the cache locked (a run stopped with "
                    f"Ctrl-Z?); {_entries(removed)} removed (`gecmetric cache info` shows what is left)", err=True)
