@@ -881,3 +881,25 @@ def test_folders_and_shipped_files_read_by_name_take_no_output(tmp_path: Path, m
     assert shipped is not None and Path(shipped).is_file() and human_table_file("my.tsv") == "my.tsv"
     with pytest.raises(InputError, match=r"the output \(--json\) is also an input"):
         check_command_outputs([("--json", shipped)], [human_table_file("gjg15")])
+
+
+def test_another_users_file_in_a_sticky_folder_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
+    """In a sticky folder (/tmp) a file of another user that this user may write (mode 666) cannot
+    be replaced by a rename: the command did all its work, then failed ('Operation not
+    permitted') and left a '.NAME.xxxx.old' it could not remove. Refused before the work."""
+    from gecmetrics.io import atomic
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("making another user's file needs root")
+    sticky = tmp_path / "sticky"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    (sticky / "other.m2").write_text("theirs\n", encoding="utf-8")
+    (sticky / "other.m2").chmod(0o666)
+    os.chown(sticky / "other.m2", 1001, 1001)
+    monkeypatch.setattr(atomic.os, "geteuid", lambda: 1000)  # (this process as a third user)
+    with pytest.raises(InputError, match="it is another user's file in a folder only its owner may replace files in"):
+        atomic.check_outputs([("-o", str(sticky / "other.m2"))], [])
+    atomic.check_outputs([("-o", str(sticky / "mine.m2"))], [])  # a new name is this user's to make
+    os.chown(sticky / "other.m2", 1000, 1000)
+    atomic.check_outputs([("-o", str(sticky / "other.m2"))], [])  # this user's own file

@@ -89,6 +89,20 @@ def _check_writable(output: str) -> None:
         raise InputError(f"cannot write the output: its folder {folder} cannot be written", output)
     if os.path.isfile(target) and not os.access(target, os.W_OK):  # (a rename replaced it without a word)
         raise InputError("cannot write the output: the file is write-protected (as the shell's > would say)", output)
+    if _another_users_in_sticky_folder(target, folder):  # (the rename would fail after all the work)
+        raise InputError("cannot replace the output: it is another user's file in a folder only its owner may replace "
+                         "files in (a sticky folder such as /tmp); remove it or choose another name", output)
+
+
+def _another_users_in_sticky_folder(target: str, folder: str) -> bool:
+    """Whether ``target`` is a file this (non-root) user may write but not replace: another
+    user's, in a sticky folder (mode +t, /tmp) that is not this user's either."""
+    user = getattr(os, "geteuid", lambda: 0)()
+    try:
+        here, there = os.stat(folder), os.stat(target)
+    except OSError:
+        return False
+    return bool(user != 0 and here.st_mode & stat.S_ISVTX and there.st_uid != user and here.st_uid != user)
 
 
 def _standard_input() -> list:
