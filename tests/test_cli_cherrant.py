@@ -138,12 +138,13 @@ def test_score_names_the_lines_of_the_para_files(data_folder: str, tmp_path: Pat
 
 def test_word_level_and_bad_para_files_are_one_line_errors(tmp_path: Path) -> None:
     assert "LTP" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"), "-g", "word")
-    bad = tmp_path / "bad.para"
+    bad, empty = tmp_path / "bad.para", tmp_path / "empty"  # (a data folder takes no output: one apart)
     bad.write_text("1\t甲\t乙\n2\t丙\n", encoding="utf-8")
+    empty.mkdir()
     assert "bad.para:2:" in one_line_error("cherrant", "m2", "-f", str(bad), "-o", str(tmp_path / "x.m2"),
-                                           "--cherrant-data", str(tmp_path))
+                                           "--cherrant-data", str(empty))
     assert "data fetch cherrant" in one_line_error("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "x.m2"),
-                                                   "--cherrant-data", str(tmp_path))
+                                                   "--cherrant-data", str(empty))
 
 
 def test_data_check(data_folder: str, tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ METRIC_COMMANDS = {
     "cli/cleme.py",
     "cli/demo.py",              # demonstrates GLEU+ and GREEN and prints their own commands
     "cli/errant.py", "cli/errant_options.py",
-    "cli/gleu.py", "cli/gotoscorer.py", "cli/green.py", "cli/llm.py",
+    "cli/gleu.py", "cli/gotoscorer.py", "cli/green.py", "cli/llm.py", "cli/llm_run.py",
     "cli/m2.py", "cli/m2_score.py", "cli/pt.py",
     "run/m2_files.py",          # cleme_files, compare_m2_files ...: the originals' scripts as one call
 }

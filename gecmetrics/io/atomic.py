@@ -72,7 +72,7 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
         inside = next((folder for folder in folders if identities[0].startswith(folder)), None)
         if inside is not None:
             raise InputError(f"the output ({flag}) is inside the folder {inside.rstrip(os.sep)}, which the run reads "
-                             "(a model's): choose another place", output)
+                             "(a model's, or a data folder): choose another place", output)
         for identity in identities:
             if identity in written:
                 raise InputError(f"{written[identity]} and {flag} name the same file: choose two files", output)
