@@ -428,3 +428,19 @@ def test_a_tool_rounded_figure_has_every_digit_of_its_binary_value(value):
     expected = expected[1:] if expected.startswith("-") and not expected.strip("-0.") else expected  # no -0.0000
     assert scaled(value, 4, 1, rounds_to=4) == expected
     assert scaled(value, 2, 100, rounds_to=4) == format(Decimal(expected).scaleb(2), ".2f")  # x100: the point moved
+
+
+def test_whitespace_warnings_come_in_the_metrics_order_whatever_the_hash_seed():
+    """``compare --metrics gleu,green-char`` printed its word and character whitespace warnings in
+    an order that changed from run to run (a set of (unit, normalize_space) pairs: str hashes are
+    seeded per process). The order is the metrics'."""
+    import subprocess
+    import sys
+
+    script = ("from gecmetrics.core.units import TextChecks\n"
+              "checks = TextChecks([('word', False, 4), ('char', False, 4), ('word', True, 2)])\n"
+              "checks.observe([('f', ['a\\u00a0b ', ' c  d'])])\n"
+              "print(checks.warnings())\n")
+    seen = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
+    assert len(seen) == 1, seen

@@ -122,7 +122,8 @@ class TextChecks:
 
     def observe(self, named_texts: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Count one chunk: (file name, its lines of the chunk) for every file."""
-        for unit, normalize_space in {(u, s) for u, s, _ in self.settings}:
+        for unit, normalize_space in dict.fromkeys((u, s) for u, s, _ in self.settings):  # (in the metrics' order:
+            # a set's order of str pairs changes with the process's hash seed, and so did the warnings' order)
             enough = max(n for u, s, n in self.settings if (u, s) == (unit, normalize_space))
             for position, (name, lines) in enumerate(named_texts):
                 key = (position, name, unit, normalize_space)
