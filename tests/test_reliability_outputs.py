@@ -558,6 +558,16 @@ def test_an_output_group_replaces_its_targets_together(tmp_path: Path) -> None:
     assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "new\n"
 
 
+def _write_new(paths: list[Path]) -> None:
+    """'new' written to each of ``paths`` through one output group."""
+    from gecmetrics.io.atomic import output_group
+
+    with output_group() as group:
+        for path in paths:
+            with group.output(str(path)) as handle:
+                handle.write("new\n")
+
+
 @pytest.mark.parametrize("failing", [1, 2])
 def test_a_rename_that_fails_puts_back_the_targets_already_replaced(tmp_path: Path, monkeypatch, failing) -> None:
     """The renames ran one after another: the third failing (EBUSY on a mount point, a sticky
@@ -579,18 +589,12 @@ def test_a_rename_that_fails_puts_back_the_targets_already_replaced(tmp_path: Pa
 
     monkeypatch.setattr(atomic.os, "replace", replace)
     with pytest.raises(OSError, match="busy"):
-        with atomic.output_group() as group:
-            for path in paths:
-                with group.output(str(path)) as handle:
-                    handle.write("new\n")
+        _write_new(paths)
     for path in paths[:2]:
         _unchanged(path, "old\n")
     assert not paths[2].exists() and sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
     monkeypatch.setattr(atomic.os, "replace", real)
-    with atomic.output_group() as group:
-        for path in paths:
-            with group.output(str(path)) as handle:
-                handle.write("new\n")
+    _write_new(paths)
     assert [p.read_text(encoding="utf-8") for p in paths] == ["new\n"] * 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no file kept aside is left
 
@@ -630,10 +634,7 @@ def test_a_signal_between_a_step_and_its_record_is_undone(tmp_path: Path, monkey
     monkeypatch.setattr(atomic.os, "link", link)
     monkeypatch.setattr(atomic.os, "unlink", unlink)
     with pytest.raises(KeyboardInterrupt):
-        with atomic.output_group() as group:
-            for path in paths:
-                with group.output(str(path)) as handle:
-                    handle.write("new\n")
+        _write_new(paths)
     contents = [path.read_text(encoding="utf-8") for path in paths]
     assert contents == (["new\n"] * 3 if where == "while the links go" else ["old\n"] * 3), contents
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]  # no temporary or kept-aside file
@@ -663,10 +664,7 @@ def test_without_hard_links_a_failed_group_keeps_the_new_file_not_none(tmp_path:
     monkeypatch.setattr(atomic.os, "link", no_link)
     monkeypatch.setattr(atomic.os, "replace", replace)
     with pytest.raises(OSError, match="Input/output error"):
-        with atomic.output_group() as group:
-            for path in paths:
-                with group.output(str(path)) as handle:
-                    handle.write("new\n")
+        _write_new(paths)
     assert [p.read_text(encoding="utf-8") for p in paths] == ["new\n", "old\n"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
 
