@@ -152,7 +152,7 @@ def test_unchanged_sentences_take_the_sources_rows(core, data):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_hypotheses_counted_with_the_source_score_as_counted_later(core, data):
+def test_hypotheses_counted_with_the_source_score_as_counted_later(core, data, monkeypatch):
     """A corpus given its hypotheses beforehand (``hypotheses=``: their lines counted with the
     source and references in one pass, the line tables made at their size) scores every
     hypothesis, given or not, as the corpus that counts each hypothesis when it comes; the texts
@@ -165,7 +165,9 @@ def test_hypotheses_counted_with_the_source_score_as_counted_later(core, data):
     unit = data.draw(st.sampled_from(["word", "char"]))
     metrics = [GREEN(unit=unit, beta=[0.5, 2]), GLEU(unit=unit), GLEU2015(unit=unit)]
     later = EncodedCorpus(sources, references, 4, unit, compiled=core)
-    before = EncodedCorpus(sources, references, 4, unit, compiled=core, hypotheses=given_before)
+    with monkeypatch.context() as patched:  # (lines counted in calls of a few characters, or all in one)
+        patched.setattr("gecmetrics.core.ngrams.LEARN_CHARACTERS", data.draw(st.sampled_from([1, 7, 1 << 21])))
+        before = EncodedCorpus(sources, references, 4, unit, compiled=core, hypotheses=given_before)
     for hypothesis in hypotheses:
         for metric in metrics:
             assert np.array_equal(metric.statistics(before, hypothesis), metric.statistics(later, hypothesis))
