@@ -1052,3 +1052,24 @@ def test_m2_text_given_as_a_text_reference_is_refused():
             reward_function(name)(completions=["He goes home ."], source=["He go home ."], references=[block])
     chosen = mbr_select([["He goes home .", block]], "gleu", sources=["He go home ."])
     assert chosen is not None
+
+
+class CrashingOnBoom(FirstReferenceMatch):
+    """A plugin's metric with a bug: its statistics raise on the completion 'boom'."""
+
+    def statistics(self, prepared, hypothesis):
+        if "boom" in hypothesis:
+            raise RuntimeError("a bug in the plugin")
+        return super().statistics(prepared, hypothesis)
+
+
+def test_a_call_that_raises_leaves_the_stats_as_they_were():
+    """``stats.calls``, ``completions`` and the rest counted a call that raised while scoring
+    (a plugin's bug) as if it had returned rewards; such a call now counts for nothing."""
+    f = reward_function(CrashingOnBoom())
+    assert f(completions=["a b", "c"], source=["a", "c"], references=[["a b"], ["d"]]) == [1.0, 0.0]
+    kept = dict(vars(f.stats), reasons=dict(f.stats.reasons))
+    with pytest.raises(InputError, match="failed in statistics: RuntimeError: a bug in the plugin"):
+        f(completions=["a b", "boom", "e"], source=["a", "c", "e"], references=[["a b"], ["d"], ["e"]])
+    assert dict(vars(f.stats), reasons=dict(f.stats.reasons)) == kept and f.stats.calls == 1
+    assert f(completions=["e"], source=["e"], references=[["e"]]) == [1.0] and f.stats.calls == 2

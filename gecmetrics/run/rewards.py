@@ -228,7 +228,15 @@ class RewardFunction:
         texts = [_one_line(completion_text(c, k)) for k, c in enumerate(completions)]
         rows = self._rows(len(texts), kwargs)
         with self._lock:
-            return self._rewards(texts, rows)
+            before = dict(vars(self.stats), reasons=dict(self.stats.reasons))
+            try:
+                return self._rewards(texts, rows)
+            except BaseException:  # (a call that raised returned no rewards: it counts for nothing)
+                reasons = self.stats.reasons
+                reasons.clear()
+                reasons.update(before.pop("reasons"))
+                vars(self.stats).update(before)
+                raise
 
     def _rows(self, count: int, kwargs: Mapping[str, Any]) -> list[tuple[str | None, Any]]:
         """Each completion's (source, references): the references as a tuple of texts (TEXT),
