@@ -94,3 +94,82 @@ def test_data_with_a_lone_surrogate_is_an_input_error_and_writes_nothing(tmp_pat
             write_report(edited, page, old)
         assert not page.exists() and old.read_text(encoding="utf-8") == "OLD"
         assert not [p.name for p in tmp_path.iterdir() if p.name not in ("data.json",)]
+
+
+# Error types named like JavaScript's own object properties: the page counted and looked types up
+# in plain objects, so "__proto__" vanished from the heat map and the tables, a type a system
+# lacked ("constructor", "toString") showed "TP undefined" (Object's methods were found), and the
+# sentence filter for such a type listed every sentence.
+BUILT_IN_TYPES_PROBE = """
+  result.labels = Array.prototype.map.call(document.querySelectorAll("#types svg text"), function (t) {
+    return t.firstChild ? t.firstChild.textContent : ""; });
+  var text = document.querySelector("main").innerText, at = text.indexOf("undefined");
+  result.undefined = at < 0 ? null : text.slice(Math.max(0, at - 80), at + 20);
+  var typeSelect = document.querySelector("#sentence-controls label:nth-of-type(4) select");
+  result.listed = Object.create(null);
+  ["__proto__", "constructor", "toString", "hasOwnProperty"].forEach(function (t) {
+    typeSelect.value = t;
+    typeSelect.dispatchEvent(new Event("change"));
+    result.listed[t] = document.querySelectorAll(".sentence").length;
+  });
+"""
+
+
+def test_error_types_named_like_object_properties_are_types_like_any_other(tmp_path: Path) -> None:
+    if _chromium.chromium_binary() is None:
+        unavailable("chromium is not installed (apt-get install -y chromium): the page is not opened in a browser")
+    sources = ["This are a apple .", "He go to school yesterday .", "She have two cat ."]
+    gold = [[(1, 2, "__proto__", "is")], [(1, 2, "constructor", "went")], [(1, 2, "toString", "has")]]
+    systems = {"A": gold, "B": [[], [(4, 5, "hasOwnProperty", "today")], []]}
+
+    def applied(source: str, edits: list) -> str:
+        tokens = source.split()
+        for start, end, _, correction in sorted(edits, reverse=True):
+            tokens[start:end] = correction.split()
+        return " ".join(tokens)
+
+    def m2(edits_of: list) -> str:
+        return "".join(f"S {s}\n" + "".join(f"A {a} {b}|||{t}|||{c}|||REQUIRED|||-NONE-|||0\n" for a, b, t, c in edits)
+                       + ("" if edits else "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n") + "\n"
+                       for s, edits in zip(sources, edits_of))
+
+    texts = {"src": "\n".join(sources) + "\n", "ref": "\n".join(map(applied, sources, gold)) + "\n",
+             "gold.m2": m2(gold)}
+    for name, edits in systems.items():
+        texts[name] = "\n".join(map(applied, sources, edits)) + "\n"
+        texts[f"{name}.m2"] = m2(edits)
+    f = write_files(tmp_path, texts)
+    corpus = read_report_corpus(f["src"], [f["ref"]], [f["A"], f["B"]], f["gold.m2"], hypothesis_m2=[f["A.m2"], f["B.m2"]])
+    page = tmp_path / "page.html"
+    page.write_text(render_html(report_data(corpus, ["gleu"], samples=20, attribution="none")), encoding="utf-8")
+    probe = _chromium.open_page(page, BUILT_IN_TYPES_PROBE)["probe"]
+    assert probe["errors"] == [], probe
+    found = probe["actions"]
+    assert {"__proto__", "constructor", "toString", "hasOwnProperty"} <= set(found["labels"]), found["labels"]
+    assert found["undefined"] is None and found["listed"] == {"__proto__": 1, "constructor": 1, "toString": 1,
+                                                          "hasOwnProperty": 1}, found
+
+
+# A title of 1,500 words made the sticky header 2,787 px tall: no section was ever visible. And
+# a title without spaces widened the page (a 400-character word: 6,504 px).
+LAYOUT_PROBE = """
+  result.header = document.querySelector("header").getBoundingClientRect().height;
+  result.viewport = [window.innerWidth, window.innerHeight];
+  result.width = document.documentElement.scrollWidth;
+"""
+
+
+def test_a_long_title_neither_covers_nor_widens_the_page(tmp_path: Path) -> None:
+    if _chromium.chromium_binary() is None:
+        unavailable("chromium is not installed (apt-get install -y chromium): the page is not opened in a browser")
+    f = write_files(tmp_path, {"src": SOURCES, "ref": REFERENCES[0], "A": REFERENCES[1], "B": SOURCES})
+    corpus = read_report_corpus(f["src"], [f["ref"]], [f["A"], f["B"]])
+    page = tmp_path / "page.html"
+    for title in (" ".join(["word"] * 1500), "y" * 400):
+        page.write_text(render_html(report_data(corpus, ["gleu"], samples=20, attribution="none", title=title,
+                                                spacy_model=SPACY_TEST_MODEL)), encoding="utf-8")
+        probe = _chromium.open_page(page, LAYOUT_PROBE, width=1185)["probe"]
+        assert probe["errors"] == [], probe
+        found = probe["actions"]
+        width, height = found["viewport"]
+        assert found["header"] <= 0.36 * height and found["width"] <= width, (title[:10], found)

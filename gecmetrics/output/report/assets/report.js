@@ -129,6 +129,11 @@
       }))));
   }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
+  // a table's entry for an error type (or system) only when the table holds it: a type named
+  // "constructor" or "toString" found Object's own methods, "__proto__" set a prototype
+  function own(table, key) {
+    return table != null && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  }
   function fixed(x, digits) {  // a number as every command prints it (core.table.round_half_up): its shortest repr
     if (!isNum(x)) return "\u2013";  // (String(x), as Python's repr: 1e-7, 1.5e+21) rounded half up in decimal, not
     var text = String(Math.abs(x)).split("e"), parts = text[0].split(".");  // toFixed's binary value (1.005: 1.00)
@@ -425,9 +430,9 @@
     node.appendChild(el("details", null, el("summary", {text: "Counts per type (TP / FP / FN, F, difficulty)"}),
       tableHolder));
     function typesOf(level) {
-      var seen = {};
+      var seen = Object.create(null);
       systems.forEach(function (s) { Object.keys(D.errant.categories[s][level] || {}).forEach(function (t) {
-        var v = D.errant.categories[s][level][t];
+        var v = own(D.errant.categories[s][level], t);
         seen[t] = (seen[t] || 0) + v[0] + v[2];  // TP + FN: how often the reference has it
       }); });
       return Object.keys(seen).sort(function (a, b) { return seen[b] - seen[a] || (a < b ? -1 : 1); });
@@ -439,7 +444,7 @@
       if (!names.length) { figure.appendChild(el("p", {cls: "empty", text: "No edits."})); return; }
       var max = 0;
       systems.forEach(function (s) { names.forEach(function (t) {
-        var v = (D.errant.categories[s][level][t] || [])[m[2]];
+        var v = (own(D.errant.categories[s][level], t) || [])[m[2]];
         if (isNum(v)) max = Math.max(max, v);
       }); });
       // types across, systems down; when that is wider than the page (level 3: some 80 types),
@@ -466,7 +471,7 @@
           sv("title", {text: label})));
         columns.forEach(function (other, j) {
           var s = wide ? other : label, t = wide ? label : other;
-          var v = D.errant.categories[s][level][t];
+          var v = own(D.errant.categories[s][level], t);
           var value = v ? v[m[2]] : null;
           var scaled = m[2] >= 3 ? value : (max > 0 ? value / max : 0);
           var box = sv("rect", {x: left + j * cell, y: y, width: cell - 2, height: 22, fill: v ? heatColor(scaled) : "#fff",
@@ -490,12 +495,13 @@
       names.forEach(function (t) {
         var row = el("tr", null, el("td", null, iso(t)));
         systems.forEach(function (s) {
-          var v = D.errant.categories[s][level][t];
+          var v = own(D.errant.categories[s][level], t);
           row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
           row.appendChild(el("td", {text: v ? perType(D.errant, v[5]) : "\u2013"}));
         });
-        if (dif) row.appendChild(el("td", {text: dif[t] ? formatted(dif[t][0], 2) + " \u00b1 " + formatted(dif[t][1], 2) +
-          " (" + dif[t][2] + ")" : "\u2013"}));
+        var hard = own(dif, t);
+        if (dif) row.appendChild(el("td", {text: hard ? formatted(hard[0], 2) + " \u00b1 " + formatted(hard[1], 2) +
+          " (" + hard[2] + ")" : "\u2013"}));
         body.appendChild(row);
       });
       var macro = D.errant.macro || {};
@@ -526,7 +532,7 @@
     function typedTables(level) {  // the M2 scorer's counts by the gold M2's types (docs/m2.md)
       typedHolder.textContent = "";
       (D.types || []).forEach(function (c) {
-        var seen = {};
+        var seen = Object.create(null);
         systems.forEach(function (s) { Object.keys(c.categories[s][level] || {}).forEach(function (t) { seen[t] = 1; }); });
         var head = el("tr", null, el("th", {text: "type"}));
         systems.forEach(function (s) { add(head, [el("th", null, iso(s), " TP/FP/FN"), el("th", null, iso(s), " F (x100)")]); });
@@ -534,7 +540,7 @@
         Object.keys(seen).sort().forEach(function (t) {
           var row = el("tr", null, el("td", null, iso(t)));
           systems.forEach(function (s) {
-            var v = c.categories[s][level][t];
+            var v = own(c.categories[s][level], t);
             row.appendChild(el("td", {text: v ? v[0] + " / " + v[1] + " / " + v[2] : "\u2013"}));
             row.appendChild(el("td", {text: v ? perType(c, v[5]) : "\u2013"}));
           });
@@ -581,7 +587,7 @@
     return out;
   }
   function sentenceTypes(d) {
-    var found = {};
+    var found = Object.create(null);
     (S.gold[d] || []).forEach(function (g) { found[g[3]] = true; });
     systems.forEach(function (s) { (S.edits[s][d] || []).forEach(function (e) { found[e[3]] = true; }); });
     return found;
@@ -761,9 +767,9 @@
       holder.textContent = "";
       holder.appendChild(el("p", {cls: "note", text: A.signature + "; exact Shapley up to " + A.max_exact_edits +
         " edits; sampled Shapley: " + A.permutations + " permutations, seed " + A.seed}));
-      var types = {};
+      var types = Object.create(null);
       systems.forEach(function (s) { Object.keys(A.by_type[s] || {}).forEach(function (t) {
-        types[t] = (types[t] || 0) + A.by_type[s][t][0]; }); });
+        types[t] = (types[t] || 0) + own(A.by_type[s], t)[0]; }); });
       var names = Object.keys(types).sort(function (a, b) { return types[b] - types[a] || (a < b ? -1 : 1); });
       if (!names.length) {  // (a table of headers alone said nothing)
         holder.appendChild(el("p", {cls: "empty", text: "No system made an edit: nothing to attribute."}));
@@ -771,7 +777,7 @@
       }
       var max = 0;
       systems.forEach(function (s) { names.forEach(function (t) {
-        var v = A.by_type[s][t]; if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
+        var v = own(A.by_type[s], t); if (v && isNum(v[1 + state.method])) max = Math.max(max, Math.abs(v[1 + state.method]));
       }); });
       var head = el("tr", null, el("th", {text: "type"}));
       systems.forEach(function (s) { head.appendChild(el("th", null, iso(s), unit(A) + " (n)")); });
@@ -780,7 +786,7 @@
       names.forEach(function (t) {
         var row = el("tr", null, el("td", null, iso(t)));
         systems.forEach(function (s) {
-          var v = A.by_type[s][t];
+          var v = own(A.by_type[s], t);
           if (!v) { row.appendChild(el("td", {text: "\u2013"})); return; }
           var value = v[1 + state.method], w = max > 0 ? Math.round(40 * Math.abs(value) / max) : 0;
           var bar = sv("svg", {width: 84, height: 12}, sv("line", {x1: 42, y1: 0, x2: 42, y2: 12, stroke: "#8b95a7"}),
