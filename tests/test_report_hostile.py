@@ -173,3 +173,23 @@ def test_a_long_title_neither_covers_nor_widens_the_page(tmp_path: Path) -> None
         found = probe["actions"]
         width, height = found["viewport"]
         assert found["header"] <= 0.36 * height and found["width"] <= width, (title[:10], found)
+
+
+def test_a_file_name_that_is_not_utf8_is_refused_before_the_work(tmp_path: Path) -> None:
+    """A file under a folder whose name holds the byte 0xff was refused only after all the
+    scoring ('the report data holds a lone surrogate'), naming no file."""
+    import os
+
+    folder = os.path.join(os.fsencode(tmp_path), b"dir\xff")
+    try:
+        os.mkdir(folder)
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes no such name")
+    for name in (b"src", b"hyp"):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write("a b c\n")
+    src, hyp = (os.fsdecode(os.path.join(folder, name)) for name in (b"src", b"hyp"))
+    with pytest.raises(InputError, match=r"dir\\xff/src: the file's name is not UTF-8 text"):
+        read_report_corpus(src, [src], [hyp])
+    err = one_line_error("report", "-s", src, "-r", src, "-o", hyp, "--html", str(tmp_path / "p.html"))
+    assert "the file's name is not UTF-8 text" in err and not (tmp_path / "p.html").exists()

@@ -95,6 +95,13 @@ def _rounded(values: Any) -> list:
     return [_round(v) for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
+def _shown_name(path: Any) -> None:
+    """A path the page can show: its name as UTF-8 text (InputError naming it otherwise)."""
+    if isinstance(path, str) and LONE_SURROGATE.search(path):
+        raise InputError("the file's name is not UTF-8 text (a byte the page and the JSON cannot show): rename it",
+                         path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+
+
 def system_names(paths: Sequence[str]) -> list[str]:
     """Short names of system files: their base names, or the paths where two share one."""
     bases = [os.path.basename(os.path.normpath(path)) or path for path in paths]
@@ -103,7 +110,12 @@ def system_names(paths: Sequence[str]) -> list[str]:
 
 def read_report_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str], gold: str | None = None,
                        hypothesis_m2: Sequence[str] = ()) -> Corpus:
-    """The files of a report, checked once, the systems named by :func:`system_names`."""
+    """The files of a report, checked once, the systems named by :func:`system_names`. A file
+    name that is not UTF-8 text (a byte Python holds as a lone surrogate) is refused before
+    anything is read: the page and the JSON show the names (it was refused after the scoring,
+    naming no file)."""
+    for path in (source, *references, *hypotheses, gold, *hypothesis_m2):
+        _shown_name(path)
     corpus = read_corpus(source, references, hypotheses, gold, hypothesis_m2)
     names = dict(zip(hypotheses, system_names(list(hypotheses))))
     return Corpus(corpus.sources, corpus.references, {names[p]: corpus.hypotheses[p] for p in hypotheses},
@@ -672,6 +684,7 @@ def _human_table(human: Any) -> Any:
     """A human table by name, path or object (read before any work: a bad name fails at once)."""
     from ...meta.human_tables import HumanTable, load_human
 
+    _shown_name(human)
     return human if isinstance(human, HumanTable) else load_human(human)
 
 
