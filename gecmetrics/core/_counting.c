@@ -935,6 +935,12 @@ static PyObject *python2_sampled_sums(PyObject *module, PyObject *args) {
 
 /* ---- the reference side: sides' lines merged row by row ----------------------------------- */
 
+/* Whether range i of `edges` (edges[i] to edges[i + 1], one of n_ranges) lies within [0, limit]:
+ * a line of the line tables, a row of the reference-side keys. */
+static inline int range_within(const int64_t *edges, Py_ssize_t n_ranges, Py_ssize_t limit, int64_t i) {
+    return i >= 0 && i < n_ranges && edges[i] >= 0 && edges[i] <= edges[i + 1] && edges[i + 1] <= limit;
+}
+
 /* merge_sides(starts, grams, counts, lines, sides) -> (keys, edges, [(places, side_counts)] per side).
  * One order's line tables (line l's rows are grams[starts[l]:starts[l + 1]], ids increasing, with
  * their counts) and `sides` texts of D rows each (lines[s * D + d]: side s's line at row d). Per
@@ -967,34 +973,33 @@ static PyObject *merge_sides(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_OverflowError, "too many sentences for packed (sentence, n-gram) keys");
         goto done;
     }
-    /* every line id in range and every side's rows within the tables, counted */
-    Py_ssize_t total = 0;
-    for (Py_ssize_t i = 0; i < n_cells; i++) {
-        int64_t l = lines[i];
-        if (l < 0 || l >= n_lines || starts[l] < 0 || starts[l] > starts[l + 1] || starts[l + 1] > n_grams) {
-            PyErr_SetString(PyExc_ValueError, "merge_sides: a line id outside the line tables");
-            goto done;
-        }
-        total += starts[l + 1] - starts[l];
-    }
-    keys_obj = PyBytes_FromStringAndSize(NULL, (total ? total : 1) * 8);
-    edges_obj = PyBytes_FromStringAndSize(NULL, (rows + 1) * 8);
     cursor = PyMem_Malloc((size_t)n_sides * sizeof(Py_ssize_t));
-    end = PyMem_Malloc((size_t)n_sides * sizeof(Py_ssize_t));
+    end = PyMem_Calloc((size_t)n_sides, sizeof(Py_ssize_t)); /* (each side's rows first, then a row's end) */
     written = PyMem_Calloc((size_t)n_sides, sizeof(Py_ssize_t));
     places = PyMem_Calloc((size_t)n_sides, sizeof(int64_t *));
     side_counts = PyMem_Calloc((size_t)n_sides, sizeof(int64_t *));
-    per_side = PyList_New(n_sides);
-    if (keys_obj == NULL || edges_obj == NULL || per_side == NULL)
-        goto done;
     if (cursor == NULL || end == NULL || written == NULL || places == NULL || side_counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
+    /* every line id in range and every side's rows within the tables, counted per side */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n_cells; i++) {
+        int64_t l = lines[i];
+        if (!range_within(starts, n_lines, n_grams, l)) {
+            PyErr_SetString(PyExc_ValueError, "merge_sides: a line id outside the line tables");
+            goto done;
+        }
+        end[i / rows] += starts[l + 1] - starts[l];
+        total += starts[l + 1] - starts[l];
+    }
+    keys_obj = PyBytes_FromStringAndSize(NULL, (total ? total : 1) * 8);
+    edges_obj = PyBytes_FromStringAndSize(NULL, (rows + 1) * 8);
+    per_side = PyList_New(n_sides);
+    if (keys_obj == NULL || edges_obj == NULL || per_side == NULL)
+        goto done;
     for (Py_ssize_t s = 0; s < n_sides; s++) {
-        Py_ssize_t size = 0;
-        for (Py_ssize_t d = 0; d < rows; d++)
-            size += starts[lines[s * rows + d] + 1] - starts[lines[s * rows + d]];
+        Py_ssize_t size = end[s];
         PyObject *p = PyBytes_FromStringAndSize(NULL, size * 8), *c = PyBytes_FromStringAndSize(NULL, size * 8);
         PyObject *pair = (p == NULL || c == NULL) ? NULL : PyTuple_Pack(2, p, c);
         Py_XDECREF(p);
@@ -1084,9 +1089,8 @@ static PyObject *place_rows(PyObject *module, PyObject *args) {
         int64_t d = chosen[i];
         int64_t row = (d >= 0 && d < n_sentences) ? (key_rows ? key_rows[d] : d) : -1;
         int64_t l = (d >= 0 && d < n_sentences) ? lines[d] : -1;
-        if ((i > 0 && d <= chosen[i - 1]) || row < 0 || row >= n_rows || l < 0 || l >= n_lines || starts[l] < 0
-            || starts[l] > starts[l + 1] || starts[l + 1] > n_grams || key_edges[row] < 0
-            || key_edges[row] > key_edges[row + 1] || key_edges[row + 1] > n_keys) {
+        if ((i > 0 && d <= chosen[i - 1]) || !range_within(starts, n_lines, n_grams, l)
+            || !range_within(key_edges, n_rows, n_keys, row)) {
             PyErr_SetString(PyExc_ValueError, "place_rows: a chosen sentence, line or key row out of range");
             goto done;
         }
