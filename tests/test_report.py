@@ -1081,11 +1081,13 @@ def test_report_and_attribute_take_the_model_from_the_environment(spacy_model, s
 USE_THE_CONTROLS = """
   function first() { return document.querySelector("#sentence-list .sentence").getAttribute("data-sentence"); }
   function choose(select, value) { select.value = value; select.dispatchEvent(new Event("change")); }
+  // the type filter's entries go by index (an M2 type may be any text): one is chosen by its label
+  function entry(select, label) { return Array.prototype.find.call(select.options, function (o) { return o.text === label; }).value; }
   var controls = document.querySelectorAll("#sentence-controls select");
   choose(controls[0], "spread"); result.spread = first();
   choose(controls[0], "worst"); result.worst = first();
   choose(controls[0], "difficulty"); result.difficulty = first();
-  choose(controls[0], "corpus"); choose(controls[3], "Prep");
+  choose(controls[0], "corpus"); choose(controls[3], entry(controls[3], "Prep"));
   result.prep = document.querySelector("#sentences .pager span").textContent;
   choose(controls[3], "");
   document.querySelectorAll("#sentences .pager button")[1].click(); result.second_page = first();
@@ -1094,7 +1096,7 @@ USE_THE_CONTROLS = """
   result.page_width = [document.documentElement.scrollWidth, window.innerWidth];
   choose(document.querySelector("#types select"), "1");
   result.heat_level_1 = document.querySelectorAll("#types-heatmap rect").length;
-  result.types = Array.prototype.map.call(controls[3].options, function (o) { return o.value; });
+  result.types = Array.prototype.map.call(controls[3].options, function (o) { return o.value && o.text; });
 """
 
 BEFORE_THE_SECOND_BLOCK = """

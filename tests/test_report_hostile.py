@@ -108,11 +108,41 @@ BUILT_IN_TYPES_PROBE = """
   var typeSelect = document.querySelector("#sentence-controls label:nth-of-type(4) select");
   result.listed = Object.create(null);
   ["__proto__", "constructor", "toString", "hasOwnProperty"].forEach(function (t) {
-    typeSelect.value = t;
+    typeSelect.value = Array.prototype.find.call(typeSelect.options, function (o) { return o.text === t; }).value;
     typeSelect.dispatchEvent(new Event("change"));
     result.listed[t] = document.querySelectorAll(".sentence").length;
   });
 """
+
+
+def _applied(source: str, edits: list) -> str:
+    tokens = source.split()
+    for start, end, _, correction in sorted(edits, reverse=True):
+        tokens[start:end] = correction.split()
+    return " ".join(tokens)
+
+
+def _m2(sources: list[str], edits_of: list) -> str:
+    return "".join(f"S {s}\n" + "".join(f"A {a} {b}|||{t}|||{c}|||REQUIRED|||-NONE-|||0\n" for a, b, t, c in edits)
+                   + ("" if edits else "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n") + "\n"
+                   for s, edits in zip(sources, edits_of))
+
+
+def edits_page(tmp_path: Path, sources: list[str], gold: list, systems: dict, metrics: list[str]) -> Path:
+    """The page of a report on ``sources`` with a gold M2 of ``gold``'s edits (start, end, type,
+    correction) and each system's text and M2 made from its edits (the systems' M2 given)."""
+    texts = {"src": "\n".join(sources) + "\n", "ref": "\n".join(map(_applied, sources, gold)) + "\n",
+             "gold.m2": _m2(sources, gold)}
+    for name, edits in systems.items():
+        texts[name] = "\n".join(map(_applied, sources, edits)) + "\n"
+        texts[f"{name}.m2"] = _m2(sources, edits)
+    f = write_files(tmp_path, texts)
+    corpus = read_report_corpus(f["src"], [f["ref"]], [f[name] for name in systems], f["gold.m2"],
+                                hypothesis_m2=[f[f"{name}.m2"] for name in systems])
+    page = tmp_path / "page.html"
+    page.write_text(render_html(report_data(corpus, metrics, samples=20, attribution="none",
+                                            spacy_model=SPACY_TEST_MODEL)), encoding="utf-8")
+    return page
 
 
 def test_error_types_named_like_object_properties_are_types_like_any_other(tmp_path: Path) -> None:
@@ -121,33 +151,50 @@ def test_error_types_named_like_object_properties_are_types_like_any_other(tmp_p
     sources = ["This are a apple .", "He go to school yesterday .", "She have two cat ."]
     gold = [[(1, 2, "__proto__", "is")], [(1, 2, "constructor", "went")], [(1, 2, "toString", "has")]]
     systems = {"A": gold, "B": [[], [(4, 5, "hasOwnProperty", "today")], []]}
-
-    def applied(source: str, edits: list) -> str:
-        tokens = source.split()
-        for start, end, _, correction in sorted(edits, reverse=True):
-            tokens[start:end] = correction.split()
-        return " ".join(tokens)
-
-    def m2(edits_of: list) -> str:
-        return "".join(f"S {s}\n" + "".join(f"A {a} {b}|||{t}|||{c}|||REQUIRED|||-NONE-|||0\n" for a, b, t, c in edits)
-                       + ("" if edits else "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n") + "\n"
-                       for s, edits in zip(sources, edits_of))
-
-    texts = {"src": "\n".join(sources) + "\n", "ref": "\n".join(map(applied, sources, gold)) + "\n",
-             "gold.m2": m2(gold)}
-    for name, edits in systems.items():
-        texts[name] = "\n".join(map(applied, sources, edits)) + "\n"
-        texts[f"{name}.m2"] = m2(edits)
-    f = write_files(tmp_path, texts)
-    corpus = read_report_corpus(f["src"], [f["ref"]], [f["A"], f["B"]], f["gold.m2"], hypothesis_m2=[f["A.m2"], f["B.m2"]])
-    page = tmp_path / "page.html"
-    page.write_text(render_html(report_data(corpus, ["gleu"], samples=20, attribution="none")), encoding="utf-8")
+    page = edits_page(tmp_path, sources, gold, systems, ["gleu"])
     probe = _chromium.open_page(page, BUILT_IN_TYPES_PROBE)["probe"]
     assert probe["errors"] == [], probe
     found = probe["actions"]
     assert {"__proto__", "constructor", "toString", "hasOwnProperty"} <= set(found["labels"]), found["labels"]
     assert found["undefined"] is None and found["listed"] == {"__proto__": 1, "constructor": 1, "toString": 1,
                                                           "hasOwnProperty": 1}, found
+
+
+# Names and error types as they are: systems named "B b" and "B  b" looked alike everywhere (HTML
+# collapses spaces), a system or error type of 200 characters without a space widened the page
+# (2,034 px at 1400: the input notes, the summary's note and clusters), and an M2 error type that
+# is empty could not be chosen in the sentence filter (its entry was "any error type"'s value).
+NAMES_PROBE = """
+  result.width = [document.documentElement.scrollWidth, window.innerWidth];
+  var controls = document.querySelectorAll("#sentence-controls select");
+  result.systems = Array.prototype.map.call(controls[2].options, function (o) { return o.text; });
+  var names = document.querySelectorAll("#summary tbody td:first-child bdi");
+  result.shown = Array.prototype.map.call(names, function (b) { return b.getBoundingClientRect().width; });
+  var typeSelect = controls[3], listed = {};
+  Array.prototype.forEach.call(typeSelect.options, function (o) {
+    typeSelect.value = o.value;
+    typeSelect.dispatchEvent(new Event("change"));
+    listed[o.text] = document.querySelectorAll(".sentence").length;
+  });
+  result.listed = listed;
+"""
+
+
+def test_names_and_types_show_as_they_are_without_widening_the_page(tmp_path: Path) -> None:
+    if _chromium.chromium_binary() is None:
+        unavailable("chromium is not installed (apt-get install -y chromium): the page is not opened in a browser")
+    long_type = "R:VERB" + "Y" * 190
+    sources = ["this are a test .", "he go home .", "no errors here ."]
+    gold = [[(1, 2, "", "is")], [(1, 2, long_type, "goes")], []]
+    systems = {"A" * 200: gold, "B  b": [[], [(1, 2, long_type, "goes")], []], "B b": [[], [], []]}
+    page = edits_page(tmp_path, sources, gold, systems, ["gleu", "m2"])
+    probe = _chromium.open_page(page, NAMES_PROBE, width=1400)["probe"]
+    assert probe["errors"] == [], probe
+    found = probe["actions"]
+    assert found["width"][0] <= found["width"][1], found["width"]
+    assert found["systems"] == ["A" * 200, "B \u00a0b", "B b"], found["systems"]
+    assert found["shown"][1] > found["shown"][2], found["shown"]  # two spaces are wider than one
+    assert found["listed"] == {"any error type": 3, "(empty type)": 1, long_type: 1}, found["listed"]
 
 
 # A title of 1,500 words made the sticky header 2,787 px tall: no section was ever visible. And

@@ -42,7 +42,10 @@
     node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
   }
   function option(value, label, selected) {
-    var o = el("option", {value: value, text: label});
+    // a list's entry collapses runs of spaces ("x  y" would read as "x y"): each space of a run
+    // after its first shows as a no-break space, which the entry keeps
+    var o = el("option", {value: value, text: String(label).replace(/ {2,}/g, function (run) {
+      return " " + new Array(run.length).join("\u00a0"); })});
     if (selected) o.selected = true;
     return o;
   }
@@ -671,7 +674,7 @@
       el("span", {cls: "note", text: "Marks from ERRANT's comparison with the reference annotator it chose for the " +
         "sentence; hover an edit for its type and attribution."})));
     var state = {order: "corpus", column: sentenceColumns.length ? sentenceColumns[0] : -1, system: systems[0],
-                 type: "", changed: false, text: "", page: 0};
+                 type: null, changed: false, text: "", page: 0};
     var orders = [option("corpus", "corpus order", true)];
     if (sentenceColumns.length) {
       orders.push(option("spread", "systems disagree most (score spread)"));
@@ -684,8 +687,10 @@
       function () { state.column = Number(columnSelect.value); state.page = 0; draw(); });
     var systemSelect = select(systems.map(function (s) { return option(s, s); }),
       function () { state.system = systemSelect.value; state.page = 0; draw(); });
-    var typeSelect = select([option("", "any error type", true)].concat(editTypes.map(function (t) { return option(t, t); })),
-      function () { state.type = typeSelect.value; state.page = 0; draw(); });
+    // (entries by index: an M2 type may be any text, the empty one too)
+    var typeSelect = select([option("", "any error type", true)].concat(editTypes.map(function (t, i) {
+      return option(String(i), t === "" ? "(empty type)" : t); })),
+      function () { state.type = typeSelect.value === "" ? null : editTypes[Number(typeSelect.value)]; state.page = 0; draw(); });
     var changed = el("input", {type: "checkbox"});
     changed.addEventListener("change", function () { state.changed = changed.checked; state.page = 0; draw(); });
     var search = el("input", {type: "search", placeholder: "words in the source", size: 18});
@@ -707,7 +712,7 @@
     var list = el("div", {id: "sentence-list"});
     node.appendChild(list);
     function draw() {
-      var everything = state.order !== "corpus" || state.type || state.changed || state.text;
+      var everything = state.order !== "corpus" || state.type !== null || state.changed || state.text;
       if (loaded < total && (everything || (state.page + 1) * PAGE > loaded)) {  // wait for the other blocks
         info.textContent = "Reading " + total + " sentences\u2026";
         decodeAll().then(draw, function (error) { info.textContent = "The other sentences could not be read: " + error; });
@@ -715,7 +720,7 @@
       }
       var ids = [];
       for (var d = 0; d < loaded; d++) {
-        if (state.type && !sentenceTypes(d)[state.type]) continue;
+        if (state.type !== null && !sentenceTypes(d)[state.type]) continue;
         if (state.changed && !(S.edits[state.system][d] || []).length) continue;
         if (state.text && S.source[d].toLowerCase().indexOf(state.text) < 0) continue;
         ids.push(d);
