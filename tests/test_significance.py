@@ -4,6 +4,7 @@ choices (GLEU+ sampling, ERRANT/MaxMatch running-F annotator choice), real CoNLL
 numbers and the CLI."""
 from __future__ import annotations
 
+import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -580,10 +581,46 @@ def test_paired_cli_errors_are_one_line(tmp_path):
     assert both.exit_code == 2 and "choose one of --paired-bs and --paired-ar" in both.output
     sentence = run_cli(["gleu", *base, "-m", "--sentence", "--paired-bs", "10"])
     assert sentence.exit_code == 2 and "--sentence does not go with" in sentence.output
-    single = run_cli(["gleu", "-s", paths["src"], "-r", paths["ref0"], "-o", paths["good"], "--paired-bs"])
+    single = run_cli(["compare", "-s", paths["src"], "-r", paths["ref0"], "-o", paths["good"], "--paired-bs", "20",
+                      "--all-pairs"])
     assert single.exit_code == 2 and "at least two hypothesis files" in single.output
     zero = run_cli(["gleu", *base, "--paired-bs", "0"])
     assert zero.exit_code == 2
+
+
+def test_one_hypothesis_file_is_its_score_and_interval_as_in_python(tmp_path):
+    """The command refused a paired test of one file ('needs at least two hypothesis files') where
+    ``paired_test`` in Python gives the baseline's score and bootstrap interval: both give it."""
+    paths = write_corpus(tmp_path)
+    single = run_cli(["green", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["good"],
+                      "--paired-bs", "50", "--json"])
+    assert single.exit_code == 0, single.output
+    [printed] = json.loads(single.stdout)
+    lines = {name: read_lines(paths[name]) for name in ("src", "ref0", "ref1", "good")}
+    result = paired_test("green", lines["src"], [lines["ref0"], lines["ref1"]], {paths["good"]: lines["good"]},
+                         samples=50)
+    assert printed == result.to_dict(100.0) and len(result.systems) == 1 and result.systems[0].p_value is None
+    interval = result.systems[0].interval
+    assert interval[0] <= result.systems[0].score <= interval[1]
+
+
+def test_the_tsv_of_several_tests_names_each_rows_metric(tmp_path):
+    """The TSV of a paired test per GREEN beta (or per compare column) printed the tables alone:
+    nothing said which table was which beta or metric. Each row now starts with its metric."""
+    paths = write_corpus(tmp_path)
+    base = ["-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"]]
+    tables = {}
+    for name, args in (("green", ["green", *base, "-b", "0.5", "2", "--paired-bs", "30"]),
+                       ("pairs", ["compare", *base, "--metrics", "gleu,green", "--paired-bs", "30", "--all-pairs"])):
+        tsv, as_json = run_cli([*args, "--tsv"]), run_cli([*args, "--json"])
+        assert tsv.exit_code == 0 and as_json.exit_code == 0, (tsv.output, as_json.output)
+        tables[name] = [[line.split("\t") for line in block.splitlines()] for block in tsv.stdout.strip().split("\n\n")]
+        metrics = [test["metric"] for test in json.loads(as_json.stdout)]
+        per_table = 1 if name == "green" else 2
+        assert len(tables[name]) == per_table * len(metrics) == per_table * 2
+        for k, table in enumerate(tables[name]):
+            assert table[0][0] == "metric" and {row[0] for row in table[1:]} == {metrics[k // per_table]}, table
+    assert tables["green"][0][0][1:] == ["system", "score (x100)", "95% CI", "mean ± CI/2", "p-value"]
 
 
 def test_gleu_cli_seed_is_the_run_seed(tmp_path):

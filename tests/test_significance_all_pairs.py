@@ -237,8 +237,9 @@ def test_compare_cli_all_pairs(tmp_path):
     assert line in text.output
     tsv = runner.invoke(main, base + ["--tsv"])
     assert tsv.exit_code == 0, tsv.output
-    assert tsv.output.splitlines()[0].split("\t") == ["system", "score (x100)", "95% CI", "mean ± CI/2", "cluster"]
-    assert "system\tother\tdifference (x100)\tp-value\tadjusted p" in tsv.output
+    assert tsv.output.splitlines()[0].split("\t") == ["metric", "system", "score (x100)", "95% CI", "mean ± CI/2",
+                                                      "cluster"]
+    assert "metric\tsystem\tother\tdifference (x100)\tp-value\tadjusted p" in tsv.output
 
 
 def test_compare_cli_all_pairs_errors_are_one_line(tmp_path):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import click
 
 from ..core.table import (ScoreFormat, all_pairs_legend, all_pairs_pairs_table, all_pairs_systems_table,
-                          all_pairs_title, clusters_line)
+                          all_pairs_title, clusters_line, with_metric_column)
 from ..output.formats import render
 from .common import echo_json
 from .shared import chosen_format
@@ -45,12 +45,11 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
     else:
         blocks = []
         for result, f in zip(results, formats):
-            tables = [render(all_pairs_systems_table(result, digits, f), fmt),
-                      render(all_pairs_pairs_table(result, digits, f), fmt)]
-            if fmt == "tsv":  # the tables alone, a blank line between them
-                blocks.append("\n\n".join(tables))
+            tables = [all_pairs_systems_table(result, digits, f), all_pairs_pairs_table(result, digits, f)]
+            if fmt == "tsv":  # the tables alone, a blank line between them, each row naming its metric
+                blocks.append("\n\n".join(render(with_metric_column(t, result.metric), fmt) for t in tables))
             else:
-                blocks.append("\n".join([all_pairs_title(result), *tables, clusters_line(result),
+                blocks.append("\n".join([all_pairs_title(result), *(render(t, fmt) for t in tables), clusters_line(result),
                                           all_pairs_legend(result)]))
         click.echo("\n\n".join(blocks))
     if show_signature:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import click
 
 from ..errors import InputError
-from ..core.table import PAIRED_TEST_LEGEND, ScoreFormat, paired_test_table, paired_test_title
+from ..core.table import PAIRED_TEST_LEGEND, ScoreFormat, paired_test_table, paired_test_title, with_metric_column
 from ..output.formats import render
 from ..stats import DEFAULT_SAMPLES
 
@@ -30,12 +30,12 @@ def significance_options(add_seed: bool = True) -> Callable:
                             flag_value=DEFAULT_SAMPLES["ar"], default=None, metavar="[N]",
                             help="Paired approximate randomization against the first hypothesis file: N trials "
                                  f"[default N: {DEFAULT_SAMPLES['ar']}], 95% intervals from 1000 bootstrap "
-                                 "resamples.")(func)
+                                 "resamples (one file: its interval alone).")(func)
         func = click.option("--paired-bs", "paired_bs", type=IntRange(1), is_flag=False,
                             flag_value=DEFAULT_SAMPLES["bs"], default=None, metavar="[N]",
                             help="Paired bootstrap resampling against the first hypothesis file: N resamples "
                                  f"[default N: {DEFAULT_SAMPLES['bs']}]; score, 95% interval, p-value "
-                                 "(* when p < 0.05).")(func)
+                                 "(* when p < 0.05); one file: its score and interval alone.")(func)
         return func
     return decorate
 
@@ -81,8 +81,9 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
     fmt = "json" if as_json else chosen_format("text")
     if fmt == "json":
         echo_json([result.to_dict(f.factor) for result, f in zip(results, formats)])
-    elif fmt == "tsv":  # the tables alone, one per test, a blank line between them
-        click.echo("\n\n".join(render(paired_test_table(result, digits, f), fmt) for result, f in zip(results, formats)))
+    elif fmt == "tsv":  # the tables alone, one per test, a blank line between them, each row naming its metric
+        click.echo("\n\n".join(render(with_metric_column(paired_test_table(result, digits, f), result.metric), fmt)
+                               for result, f in zip(results, formats)))
     else:
         click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, f), fmt),
                                            PAIRED_TEST_LEGEND]) for result, f in zip(results, formats)))
@@ -93,12 +94,12 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
 
 
 def chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[str],
-                 conflicts: Mapping[str, bool] | None,
-                 too_few: str = "a paired test needs at least two hypothesis files: the first is the baseline",
-                 ) -> tuple[str, int | None]:
-    """The method and samples of the test asked for, the options checked."""
+                 conflicts: Mapping[str, bool] | None, too_few: str | None = None) -> tuple[str, int | None]:
+    """The method and samples of the test asked for, the options checked; ``too_few``: the
+    error when fewer than two files are given (an all-pairs test). Against the first file, one
+    file alone is its score and 95% interval, with no test (as :func:`gecmetrics.paired_test`)."""
     check_paired_options(paired_bs, paired_ar, conflicts)
-    if len(names) < 2:
+    if too_few is not None and len(names) < 2:
         raise InputError(too_few)
     return ("bs", paired_bs) if paired_bs is not None else ("ar", paired_ar)
 

@@ -314,6 +314,13 @@ def paired_test_table(result: Any, digits: int = 2, printed: ScoreFormat = Score
     return Table(header, rows)
 
 
+def with_metric_column(table: Table, metric: str) -> Table:
+    """``table`` with a first column ``metric`` naming the metric column it tests: the TSV of
+    several tests (GREEN's betas, ``compare``'s columns) has no titles, so each row says which."""
+    return Table(["metric", *table.header], [[metric, *row] for row in table.rows], table.notes,
+                 left=(0, *(i + 1 for i in table.left)), data=table.data)
+
+
 def _interval_cells(system: Any, digits: int, printed: ScoreFormat) -> list[str]:
     """A system's name, score, 95% interval and mean ± half-width, as the paired tests print them:
     the score and the interval's ends as the metric's scores print (:meth:`ScoreFormat.cell`),
