@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import run_cli, write_files
+from .conftest import one_line_error, run_cli, write_files
 
 SOURCES = ["We discussing about its .", "I have been to park tomorrow .", "Fine ."]
 
@@ -177,3 +177,20 @@ def test_m2_refs_names_the_file_of_a_filled_annotator_among_several(tmp_path):
     code, out, err = run_cli("m2", "refs", files["two.m2"], "-o", str(tmp_path / "alone"))  # one file: as before
     assert err == ("gecmetric: m2 refs: annotator 1: 2 blocks have no line for it, filled from annotator 0; "
                    "annotator 0 changed 1 of them\n")
+
+
+# A new user's walk (2026-12-07): a misspelt command got no suggestion where a misspelt m2
+# subcommand did (the group loads its commands lazily: click compared the name with those loaded,
+# none), and `-help`, as the original tools' single-dash flags invite, said "No such option '-e'"
+# (click read it as -h -e -l -p).
+@pytest.mark.parametrize("typed, suggested", [("compar", "'compare'"), ("greem", "'green'"), ("erant", "'errant'")])
+def test_a_misspelt_command_gets_the_close_names(typed: str, suggested: str) -> None:
+    err = one_line_error(typed)
+    assert f"No such command '{typed}'. Did you mean {suggested}" in err, err
+    assert "Did you mean" not in one_line_error("xyzzy")
+
+
+@pytest.mark.parametrize("command", [["gleu"], ["m2", "score"], ["errant"]])
+def test_help_with_one_dash_says_how_to_ask_for_help(command: list[str]) -> None:
+    err = one_line_error(*command, "-help")
+    assert "-help is no option: --help (or -h) prints a command's help" in err and "'-e'" not in err, err

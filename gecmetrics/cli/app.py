@@ -3,6 +3,7 @@ made for every other registered metric, :mod:`.metric_command`), the options eve
 shares added once (``--cache``/``--no-cache``), and bad input as one line with exit code 2."""
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 import signal
@@ -74,6 +75,19 @@ class GecGroup(SharedOptionsGroup):
                 self.add_command(command, name)
         return with_shared_options(command)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click suggests a name only among the commands already loaded (``m2 scor``: 'score'), and
+        this group loads them lazily: ``gecmetric compar`` is compared with every command's name."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as err:
+            name = str(args[0]) if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            if not close or name.startswith("-") or "Did you mean" in err.format_message():
+                raise
+            raise click.UsageError(f"No such command {name!r}. Did you mean {' or '.join(map(repr, close))}?",
+                                   ctx) from None
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Usage errors in one line (plus a pointer to --help) instead of click's usage block."""
         if not standalone_mode:
@@ -86,9 +100,12 @@ class GecGroup(SharedOptionsGroup):
         except click.ClickException as err:
             hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
             message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
+            given_args = [str(a) for a in (args or sys.argv[1:])]
             if isinstance(err, click.NoSuchOption) and re.fullmatch(r"-[\d.]+", err.option_name):  # --paired-bs -1
-                given = next((a for a in (args or sys.argv[1:]) if str(a).startswith(err.option_name)), err.option_name)
+                given = next((a for a in given_args if a.startswith(err.option_name)), err.option_name)
                 message = f"{given} is no option, and no count of --paired-bs or --paired-ar either (they take N >= 1)"
+            elif isinstance(err, click.NoSuchOption) and "-help" in given_args:  # read as -h -e -l -p
+                message = "-help is no option: --help (or -h) prints a command's help"
             say_error(f"{message}{hint}")
             sys.exit(err.exit_code)
         except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it
