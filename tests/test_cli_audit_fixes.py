@@ -186,7 +186,7 @@ def test_m2_refs_names_the_file_of_a_filled_annotator_among_several(tmp_path):
 @pytest.mark.parametrize("typed, suggested", [("compar", "'compare'"), ("greem", "'green'"), ("erant", "'errant'")])
 def test_a_misspelt_command_gets_the_close_names(typed: str, suggested: str) -> None:
     err = one_line_error(typed)
-    assert f"No such command '{typed}'. Did you mean {suggested}" in err, err
+    assert f"No such command '{typed}'. Did you mean " in err and suggested in err, err
     assert "Did you mean" not in one_line_error("xyzzy")
 
 

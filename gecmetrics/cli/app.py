@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import re
 import signal
 import sys
 import warnings
@@ -18,7 +17,7 @@ from ..errors import InputError, InputNote
 from ..version import __version__
 from .commands import COMMAND_MODULES, METRIC_COMMANDS
 from .options import GreedyCommand
-from .failures import command_failed, say_error
+from .failures import command_failed, say_error, usage_error_line
 from .process import one_line_warning, output_failed, settle_start_up
 from .signals import stopped_code
 from .shared import cache_params
@@ -80,10 +79,10 @@ class GecGroup(SharedOptionsGroup):
         this group loads them lazily: ``gecmetric compar`` is compared with every command's name."""
         try:
             return super().resolve_command(ctx, args)
-        except click.UsageError as err:
+        except click.UsageError:
             name = str(args[0]) if args else ""
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
-            if not close or name.startswith("-") or "Did you mean" in err.format_message():
+            if not close or name.startswith("-"):
                 raise
             raise click.UsageError(f"No such command {name!r}. Did you mean {' or '.join(map(repr, close))}?",
                                    ctx) from None
@@ -98,15 +97,7 @@ class GecGroup(SharedOptionsGroup):
             click.echo(err.ctx.get_help())
             sys.exit(0)
         except click.ClickException as err:
-            hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
-            message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
-            given_args = [str(a) for a in (args or sys.argv[1:])]
-            if isinstance(err, click.NoSuchOption) and re.fullmatch(r"-[\d.]+", err.option_name):  # --paired-bs -1
-                given = next((a for a in given_args if a.startswith(err.option_name)), err.option_name)
-                message = f"{given} is no option, and no count of --paired-bs or --paired-ar either (they take N >= 1)"
-            elif isinstance(err, click.NoSuchOption) and "-help" in given_args:  # read as -h -e -l -p
-                message = "-help is no option: --help (or -h) prints a command's help"
-            say_error(f"{message}{hint}")
+            say_error(usage_error_line(err, [str(a) for a in (args or sys.argv[1:])]))
             sys.exit(err.exit_code)
         except click.Abort:  # Ctrl-C: 128 + SIGINT, as the shell and our SIGTERM/SIGHUP stops report it
             if stop.requested() in (None, signal.SIGINT):  # (a SIGTERM's handler said so already)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import re
 
 import click
 
@@ -38,3 +39,16 @@ def command_failed(err: BaseException) -> int:
                   "fewer -p workers need less)")
         return 1
     return output_failed(err)  # writing the output failed
+
+
+def usage_error_line(err: click.ClickException, given: list[str]) -> str:
+    """A usage error (click's) as one line, plus a pointer to the command's --help; ``given``: the
+    command line's arguments."""
+    hint = f" (see '{err.ctx.command_path} --help')" if getattr(err, "ctx", None) else ""
+    message = re.sub(r"\s*\n\s*", " ", err.format_message().strip())  # click's "Choose from:\n\t..."
+    if isinstance(err, click.NoSuchOption) and re.fullmatch(r"-[\d.]+", err.option_name):  # --paired-bs -1
+        option = next((a for a in given if a.startswith(err.option_name)), err.option_name)
+        message = f"{option} is no option, and no count of --paired-bs or --paired-ar either (they take N >= 1)"
+    elif isinstance(err, click.NoSuchOption) and "-help" in given:  # read as -h -e -l -p
+        message = "-help is no option: --help (or -h) prints a command's help"
+    return f"{message}{hint}"
