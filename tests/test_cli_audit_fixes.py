@@ -194,3 +194,19 @@ def test_a_misspelt_command_gets_the_close_names(typed: str, suggested: str) -> 
 def test_help_with_one_dash_says_how_to_ask_for_help(command: list[str]) -> None:
     err = one_line_error(*command, "-help")
     assert "-help is no option: --help (or -h) prints a command's help" in err and "'-e'" not in err, err
+
+
+# An M2 file where plain text is read said only that the line counts differ ("has 8497 lines but
+# the source INPUT has 1312"); a text file where an M2 file is read, only "not an M2 line".
+def test_an_m2_file_where_text_is_read_and_the_reverse_say_so(tmp_path) -> None:
+    gold = REFERENCE + m2_text([(SOURCES[2], [])])  # (a block without an A line, as CoNLL-2014's)
+    f = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n", "src2": "\n".join(SOURCES) + "\n", "gold.m2": gold,
+                               "notes": "S first\nnot M2\n"})
+    hint = "it reads as an M2 file ('S' and 'A' lines), where plain text is expected"
+    for args in (["-s", f["src"], "-r", f["src"], "-o", f["gold.m2"]], ["-s", f["src"], "-r", f["gold.m2"], "-o", f["src"]],
+                 ["-s", f["gold.m2"], "-r", f["src"], f["src2"], "-o", f["src"]]):
+        err = one_line_error("gleu", *args)
+        assert "gold.m2: has " in err and hint in err, err
+    assert hint not in one_line_error("gleu", "-s", f["src"], "-r", f["src"], "-o", f["notes"])
+    err = one_line_error("m2", "score", "-s", f["src"], "-o", f["src"])
+    assert "not an M2 line" in err and "plain text where an M2 file is expected?" in err, err

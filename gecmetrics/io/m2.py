@@ -148,7 +148,8 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
             s_alone = False
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
-            raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}", name,
+            text = " (plain text where an M2 file is expected? M2 begins with an 'S ' line)" if current is None else ""
+            raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}{text}", name,
                              line_number)
     if current is not None:
         current.edits = ReadEdits(current.edits, current.source)

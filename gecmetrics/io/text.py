@@ -323,7 +323,22 @@ def blame_line_counts(counts: list[tuple[str, int]]) -> None:
     (source_name, source), others = counts[0], counts[1:]
     if len({count for _, count in others}) == 1 and len(others) > 1:
         raise InputError(f"has {plural(source, 'line')} "
-                         f"but the other {len(others)} files have {others[0][1]}", source_name)
+                         f"but the other {len(others)} files have {others[0][1]}{_m2_hint(source_name)}", source_name)
     for name, count in others:
         if count != source:
-            raise InputError(f"has {plural(count, 'line')} but the source {source_name} has {source}", name)
+            raise InputError(f"has {plural(count, 'line')} but the source {source_name} has {source}{_m2_hint(name)}",
+                             name)
+
+
+def _m2_hint(name: str) -> str:
+    """What a line-count error adds when the file named begins as an M2 file does (its first 100
+    lines that are not blank 'S ' and 'A ' lines, an 'S ' line first) where plain text is read:
+    most likely the wrong file, or a flag that takes text (``errant -r`` with ``--annotate-refs``)."""
+    try:
+        with open(name, "rb") as handle:
+            lines = [line for line in handle.read(PIECE_BYTES).split(b"\n")[:-1] if line.strip()][:100]
+    except (OSError, ValueError):  # (<stdin>, a file gone since)
+        return ""
+    if lines and lines[0].startswith(b"S ") and all(line.startswith((b"S ", b"A ")) for line in lines):
+        return ": it reads as an M2 file ('S' and 'A' lines), where plain text is expected (a sentence a line)"
+    return ""
