@@ -1168,3 +1168,29 @@ def test_a_category_level_is_checked_whatever_the_average() -> None:
     compared = G.ErrantCompare().corpus_score(None, gold, gold)
     with pytest.raises(InputError, match="category level must be 1, 2 or 3"):
         compared.exact(4)
+
+
+# A new user's walk (2026-12-07): hints that pointed the wrong way. A file's name given as the
+# hypothesis was told to be wrapped in a list (which scores the one line "AMU"); reference paths
+# likewise; references laid out sentence by sentence said only that a reference was short; a flat
+# list of candidates in MBR was told the sources' count was wrong.
+def test_the_hints_for_paths_transposed_references_and_flat_candidates(tmp_path) -> None:
+    src, ref0, ref1, hyp = ["a b c", "d e f", "g h i"], ["a b d", "d e", "g h"], ["a c", "e f", "h i"], ["a b", "d", "g"]
+    path = tmp_path / "AMU"
+    path.write_text("\n".join(hyp) + "\n", encoding="utf-8")
+    gleu = G.get_metric("gleu")
+    with pytest.raises(InputError, match=re.escape("a file's name: its lines are gecmetrics.read_lines(path)")):
+        gleu.corpus_score(src, [ref0], str(path))
+    with pytest.raises(InputError, match=re.escape("(wrap it in a list: [str])")):
+        gleu.corpus_score(src, [ref0], "no such file")
+    with pytest.raises(InputError, match=re.escape("files' names: their lines are [gecmetrics.read_lines(path)")):
+        gleu.corpus_score(src, [str(path), str(path)], hyp)
+    rows = [list(pair) for pair in zip(ref0, ref1)]  # sentence by sentence
+    for call in (lambda: gleu.corpus_score(src, rows, hyp), lambda: G.compare(src, rows, {"A": hyp}, ["gleu"])):
+        with pytest.raises(InputError, match=r"reference 0: has 2 lines but the source has 3 \(there are 3 reference "
+                                             r"sets, one per source line: .*\[list\(r\) for r in zip\(\*rows\)\]"):
+            call()
+    with pytest.raises(InputError, match=r"reference 0: has 2 lines but the source has 3$"):
+        gleu.corpus_score(src, [ref0[:2], ref1], hyp)  # (two sets, not one per line: no layout hint)
+    with pytest.raises(InputError, match="got a list of texts: one source's candidates are written"):
+        mbr_select(["a b", "a c"], "gleu", ["a b"])

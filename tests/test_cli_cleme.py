@@ -178,7 +178,9 @@ def test_cleme_paired_tests(files, test):
     assert [s["score"] for s in data["systems"]] == [0.0, 100.0, 0.0]  # x100, as printed
     assert data["systems"][2]["p_value"] == 1.0
     assert data["signature"].startswith("CLEME|assumption:dependent|level:corpus|weights:length|beta:0.5|test:")
-    assert "at least two" in one_line_error("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], test)
+    code, out, err = run_cli("cleme", "-hyp", files["good.m2"], "-ref", files["gold.m2"], test, "60", "--json")
+    alone = json.loads(out)[0]["systems"]  # one file: its score and interval, no test
+    assert code == 0 and [(s["score"], s["p_value"]) for s in alone] == [(100.0, None)], err
 
 
 def test_cleme_bad_input_is_one_line(files, tmp_path):

@@ -3,6 +3,7 @@ readers, the n-gram encoder of :class:`~gecmetrics.core.ngrams.EncodedCorpus`): 
 strings in order, never one string read as characters, a set in hash order or a mapping's keys."""
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Mapping, Sequence
 
@@ -41,8 +42,9 @@ def check_lines(lines: Any, name: str, offset: int = 0) -> list[str]:
     """A list of lines: a sequence of strings, not a string (whose characters would be read as
     lines); anything else is an InputError saying what was expected."""
     if isinstance(lines, (str, bytes)):
-        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} "
-                         f"(wrap it in a list: [{type(lines).__name__}])", name)
+        hint = (f"wrap it in a list: [{type(lines).__name__}]" if not _file_names([lines]) else
+                "a file's name: its lines are gecmetrics.read_lines(path)")
+        raise InputError(f"expected a list of lines, got a single {type(lines).__name__} ({hint})", name)
     if not isinstance(lines, Sequence) and not is_iterable(lines):
         raise InputError(f"expected a list of lines, got {type(lines).__name__}", name)
     problem = unordered(lines)
@@ -79,9 +81,33 @@ def check_reference_sets(references: Any, name: str = "references") -> list[list
         raise InputError(f"expected a list of reference sets (each a list of lines), got {problem}", name)
     references = list(references)
     if references and all(isinstance(r, str) for r in references):
-        raise InputError("expected a list of reference sets (each a list of lines), got a list of strings; "
-                         "one reference set is written [lines]", name)
+        hint = ("files' names: their lines are [gecmetrics.read_lines(path) for path in paths]"
+                if _file_names(references) else "one reference set is written [lines]")
+        raise InputError(f"expected a list of reference sets (each a list of lines), got a list of strings; {hint}",
+                         name)
     return [check_lines(ref, f"reference {k}") for k, ref in enumerate(references)]
+
+
+def _file_names(texts: Sequence[str]) -> bool:
+    """Whether every text (lines given where a list of lines is read) names a file that exists:
+    the paths given in place of the files' lines."""
+    return all(text and "\n" not in text and len(text) < 4096 and os.path.isfile(text) for text in texts)
+
+
+def check_reference_lengths(references: Sequence[Sequence[str]], expected: int, name_of: Any = "reference {}",
+                            source_name: str = "the source") -> None:
+    """Every reference set as long as the source (``expected`` lines; ``name_of``: a reference's
+    name from its index, a format or a function). Sets of one length as many as the source's
+    lines are most likely the references laid out sentence by sentence: the message says how
+    they go (a square layout cannot be told apart)."""
+    for k, reference in enumerate(references):
+        if len(reference) != expected:
+            transposed = len(references) == expected and len({len(r) for r in references}) == 1
+            hint = (f" (there are {len(references)} reference sets, one per source line: references go set by set, "
+                    "each as long as the source, [ref0_lines, ref1_lines]; sentence by sentence rows become "
+                    "[list(r) for r in zip(*rows)])") if transposed else ""
+            name = name_of.format(k) if isinstance(name_of, str) else name_of(k)
+            raise InputError(f"has {plural(len(reference), 'line')} but {source_name} has {expected}{hint}", name)
 
 
 def is_iterable(value: Any) -> bool:

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import InputError
 from .backend import compiled as _counting, compiled_core_enabled
 from .checks import check_count, check_flag
-from .lines import check_length, check_lines, check_reference_sets
+from .lines import check_lines, check_reference_lengths, check_reference_sets
 from .offsets import ranges_index
 from .units import UNITS, normalized_space
 
@@ -592,8 +592,7 @@ class EncodedCorpus:
         one pass (:meth:`Encoder.learn`); any other hypothesis is counted when it comes."""
         self.encoder = Encoder(max_order, unit, normalize_space, compiled)
         sources, references = check_lines(sources, "sources"), check_reference_sets(references)
-        for k, reference in enumerate(references):
-            check_length(reference, len(sources), f"reference {k}")
+        check_reference_lengths(references, len(sources))
         self.encoder.learn([sources, *references,
                             *(check_lines(text, f"hypothesis {k}") for k, text in enumerate(hypotheses))])
         self._start(self.encoder.line_ids(sources), [self.encoder.line_ids(ref) for ref in references])

@@ -10,7 +10,8 @@ from typing import Any, Mapping, Sequence
 from ..core.checks import check_count
 from ..errors import InputError, plural, shown
 from ..kinds import M2, TEXT
-from ..core.lines import check_length, check_lines, check_reference_sets, is_iterable, sequence_problem, unordered
+from ..core.lines import (check_length, check_lines, check_reference_lengths, check_reference_sets, is_iterable,
+                          sequence_problem, unordered)
 from .text import (REPEATED_REFERENCE, blame_line_counts, check_distinct, check_named, check_paths, check_sequence,
                    check_stdin_once, read_lines, shown_path)
 
@@ -59,8 +60,7 @@ class Corpus:
                              self.name("gold") if from_gold else source_name)
         self.references = check_reference_sets(self.references)
         d = len(self.sources)
-        for k, ref in enumerate(self.references):
-            check_length(ref, d, self.name(f"reference {k}"), source_name)
+        check_reference_lengths(self.references, d, lambda k: self.name(f"reference {k}"), source_name)
         _mapping(self.hypotheses, "hypotheses (names -> lines)")
         check_named(self.hypotheses, "hypotheses", "its hypothesis lines")  # (a key 1 was the system '1')
         self.hypotheses = {name: _hypothesis(h, name) for name, h in self.hypotheses.items()}

@@ -820,6 +820,9 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
                          "candidates")
+    if candidates and all(isinstance(texts, str) for texts in candidates):  # (before the sources' count, which
+        raise InputError("candidates must be a list of candidate lists (one list of texts per source), got a list "  # then
+                         "of texts: one source's candidates are written [texts]", "candidates")  # misleads)
     f = _mbr_reward(metric, settings)
     _check_mbr_sources(sources, len(candidates), f.metric)
     completions, source_column, references, cells, fallen = [], [], [], [], []
