@@ -444,12 +444,12 @@ def test_a_score_half_way_at_4_decimals_prints_alike_in_every_table_of_it(tmp_pa
     assert rows(*compare, "--sentence", "--tsv")[1] == ["1", "15.62", "15.62"]
     assert rows(*compare, "--sentence", "--tsv", "--scale", "1")[1] == ["1", "0.1562", "0.1562"]
     paired = rows("m2", "score", "-s", str(gold), "-o", a, b, "--paired-bs", "100", "--tsv")
-    assert [row[1:3] for row in paired[1:]] == [["15.62", "[15.62, 100.00]"]] * 2
-    assert paired[1][3].endswith(" ± 42.19")  # the half-width, 27/64 = 0.421875 exactly: no score, half up
+    assert [row[2:4] for row in paired[1:]] == [["15.62", "[15.62, 100.00]"]] * 2  # (row[0]: the metric)
+    assert paired[1][4].endswith(" ± 42.19")  # the half-width, 27/64 = 0.421875 exactly: no score, half up
     paired = rows(*compare, "--paired-ar", "100", "--all-pairs", "--tsv", "--scale", "1")
-    assert [row[1:3] for row in paired[1:3]] == [["0.1562", "[0.1562, 1.0000]"]] * 2
+    assert [row[2:4] for row in paired[1:3]] == [["0.1562", "[0.1562, 1.0000]"]] * 2
     paired = rows("m2", "score", "-s", str(gold), "-o", a, b, "--paired-bs", "100", "--tsv", "-d", "3")
-    assert paired[1][1:3] == ["15.625", "[15.625, 100.000]"]
+    assert paired[1][2:4] == ["15.625", "[15.625, 100.000]"]
     edits = tmp_path / "A.m2"  # the system's edits as M2: attribute annotates nothing
     edits.write_text("S " + " ".join(TIE_WORDS) + "\n" + "".join(
         f"A {k} {k + 1}|||Vt|||{'x' if k == 0 else 'y'}|||REQUIRED|||-NONE-|||0\n" for k in (0, 10, 14, 18, 22, 26, 30))
