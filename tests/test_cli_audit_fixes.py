@@ -210,3 +210,14 @@ def test_an_m2_file_where_text_is_read_and_the_reverse_say_so(tmp_path) -> None:
     assert hint not in one_line_error("gleu", "-s", f["src"], "-r", f["src"], "-o", f["notes"])
     err = one_line_error("m2", "score", "-s", f["src"], "-o", f["src"])
     assert "not an M2 line" in err and "plain text where an M2 file is expected?" in err, err
+
+
+# An output refused before the work named the file but not the option: `report --html adir`
+# said "adir: is a directory, not a file" where `--html nodir/x.html` named --html.
+def test_an_output_refused_before_the_work_names_its_option(tmp_path) -> None:
+    f = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n"})
+    (tmp_path / "adir").mkdir()
+    for flag in ("--html", "--json"):
+        err = one_line_error("report", "-s", f["src"], "-r", f["src"], "-o", f["src"], "--metrics", "gleu",
+                             flag, str(tmp_path / "adir"))
+        assert f"adir: is a directory, not a file ({flag})" in err, err

@@ -1801,3 +1801,22 @@ def test_the_page_shows_references_held_as_numbers_as_they_are(chromium, tmp_pat
     probe = chromium.open_page(page, REFERENCE_LINES)["probe"]
     assert probe["errors"] == []
     assert probe["actions"]["references"] == [list(refs) for refs in zip(*HELD_REFERENCES)]
+
+
+def test_a_report_of_one_system_leaves_gotoscorer_out_and_says_so() -> None:
+    """GoToScorer's weights come from the systems' outputs: one system's give every chunk it gets
+    right the weight 0, and the report of one system showed a default column of 0.00 (a warning on
+    stderr only). The column is left out with a note; asked for, it stays; the difficulty stays."""
+    corpus = small_corpus()
+    one = Corpus(corpus.sources, corpus.references, {"A": corpus.hypotheses["A"]}, corpus.gold,
+                 hypothesis_m2={"A": corpus.hypothesis_m2["A"]})
+    data = report_data(one, samples=20, attribution="none")
+    labels = [column["label"] for column in data["columns"]]
+    assert labels and not any(label.startswith("GoToScorer") for label in labels), labels
+    assert any("GoToScorer is left out of the report of one system" in w for w in data["warnings"]), data["warnings"]
+    assert data["difficulty"]["signature"].startswith("GoToScorer")
+    asked = report_data(one, ["gleu", "gotoscorer"], samples=20, attribution="none")
+    assert [c["label"] for c in asked["columns"]][:2] == ["GLEU+ f", "GoToScorer F0.5"]
+    assert not any("left out" in w for w in asked["warnings"])
+    two = report_data(corpus, samples=20, attribution="none")
+    assert any(c["label"].startswith("GoToScorer") for c in two["columns"])

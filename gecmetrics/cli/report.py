@@ -33,7 +33,8 @@ from .given import given_flag, refuse_idle_attribution_options
 @click.option("--json", "json_path", metavar="DATA.json", help="Write the data behind the page here.")
 @click.option("--metrics", "metric_texts", cls=GreedyOption, metavar="SPEC...",
               help="Metric settings as in `compare` (comma-separated or several) [default: gleu, "
-                   "green:beta=0.5/1/2, m2 with --m2, gotoscorer]; ERRANT F0.5 is always added.")
+                   "green:beta=0.5/1/2, m2 with --m2, gotoscorer (two or more systems)]; ERRANT F0.5 is always "
+                   "added.")
 @click.option("--baseline", metavar="SYSTEM", help="The system the others are tested against [default: the first -o].")
 @click.option("--samples", type=IntRange(1, MAX_PAIRED_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
               help="Paired bootstrap resamples behind the intervals and p-values.")

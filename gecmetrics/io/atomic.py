@@ -66,7 +66,10 @@ def check_outputs(outputs: Iterable[tuple[str, str | os.PathLike | None]],
         if special:
             continue
         if _descriptor(output) is None:  # (a descriptor's file is written through it)
-            _check_writable(output)
+            try:
+                _check_writable(output)
+            except InputError as err:  # (which of the command's outputs: --html, --json ...)
+                raise InputError(f"{err.message} ({flag})", err.path, err.line) from None
         if read.intersection(identities):
             raise InputError(f"the output ({flag}) is also an input: choose another file", output)
         inside = next((folder for folder in folders if identities[0].startswith(folder)), None)

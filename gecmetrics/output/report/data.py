@@ -156,20 +156,38 @@ def _annotated(corpus: Corpus, spacy_model: str | None, annotator: Any, context:
                   hypothesis_m2={name: m2[name] for name in systems}), info, annotator
 
 
-def report_metrics(metrics: Sequence[Any] | str | None, defaults: list[Metric]) -> tuple[list[Metric], int]:
-    """The metrics of a report and the index of the one that marks its edits: ``metrics``
-    (default: the report's ``defaults``), then the default metric that marks edits (ERRANT's
-    span correction F0.5) unless one equal to it is among them; each asked, before any work,
-    whether it can score at all (:meth:`~gecmetrics.metrics.base.Metric.check_ready`: an LLM
-    judge's API key)."""
-    resolved = list(defaults) if metrics is None else resolve_metrics(metrics)
+def default_columns(defaults: list[Metric], systems: int, used: bool = True) -> tuple[list[Metric], list[str]]:
+    """The report's default metrics that are its columns for that many ``systems``, and a note
+    for each left out (none when not ``used``: metrics were given): a metric that weighs the gold
+    edits by the systems' outputs (GoToScorer) gives one system's every chunk the weight 0, a
+    column of 0.00 whatever the system, so a report of one system leaves it out (its difficulty
+    views stay)."""
+    if systems > 1 or not used:
+        return defaults, []
+    left_out = [metric for metric in defaults if metric.weighs_gold_edits]
+    return [metric for metric in defaults if not metric.weighs_gold_edits], [
+        f"gecmetric: note: {metric.label} is left out of the report of one system: its weights come from the "
+        "systems' outputs, and one system's give every chunk it gets right the weight 0, so it would score 0 "
+        f"whatever the system (name {metric.name} in --metrics to have it anyway)" for metric in left_out]
+
+
+def report_metrics(metrics: Sequence[Any] | str | None, defaults: list[Metric],
+                   systems: int = 2) -> tuple[list[Metric], int, list[str]]:
+    """The metrics of a report, the index of the one that marks its edits, and the notes of the
+    defaults left out: ``metrics`` (default: the report's ``defaults`` that are columns for that
+    many ``systems``, :func:`default_columns`), then the default metric that marks edits
+    (ERRANT's span correction F0.5) unless one equal to it is among them; each asked, before any
+    work, whether it can score at all (:meth:`~gecmetrics.metrics.base.Metric.check_ready`: an
+    LLM judge's API key)."""
+    columns, left_out = default_columns(defaults, systems, metrics is None)
+    resolved = columns if metrics is None else resolve_metrics(metrics)
     for metric in resolved:
         metric.check_ready()
     marker = offering(defaults, "marks_edits")
     for k, metric in enumerate(resolved):
         if metric == marker:
-            return resolved, k
-    return resolved + [marker], len(resolved)
+            return resolved, k, left_out
+    return resolved + [marker], len(resolved), left_out
 
 
 def offering(metrics: Sequence[Metric], capability: str) -> Metric:
@@ -418,8 +436,8 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     baseline = _check_report(corpus, baseline, samples, title)
     correction = check_correction(correction)
     methods = _method_names(methods)
-    defaults = default_metrics(REPORT, corpus.gold is not None)
-    resolved, marker = report_metrics(metrics, defaults)
+    defaults = default_metrics(REPORT, corpus.gold is not None)  # (a column each, but GoToScorer of one system)
+    resolved, marker, left_out = report_metrics(metrics, defaults, len(corpus.hypotheses))
     check_columns(resolved, len(corpus.references))
     context = run_context_of(resolved, cache)  # one cache for every run of the report
     resolved = [metric.with_context(context) for metric in resolved]
@@ -436,7 +454,7 @@ def report_data(corpus: Corpus, metrics: Sequence[Any] | str | None = None, *, b
     compared = compared_edits(scored, marker, corpus)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "gecmetrics": __version__,
             "title": title or DEFAULT_TITLE, "corpus": _corpus_data(corpus, annotation),
-            "warnings": scored.warnings() + type_note_warnings(compared),
+            "warnings": scored.warnings() + left_out + type_note_warnings(compared),
             "systems": list(corpus.hypotheses), "baseline": baseline, "test": test, "columns": columns,
             **_scored_data(corpus, resolved, scored, columns, marker, defaults, compared, annotation, annotator)}
     # the attribution's candidates: the statistics (hundreds of MB at 10^5 sentences) and the freed memory go first
