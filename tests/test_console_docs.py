@@ -415,7 +415,8 @@ def test_the_pages_python_is_the_one_running_the_tests_even_in_a_virtualenv(tmp_
     made = subprocess.run([str(venv_python), "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
                            "from tests.test_console_docs import environment; import pathlib; "
                            f"environment(pathlib.Path({str(tmp_path)!r}), '')"],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT,  # (the tests' packages: the new venv's
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})  # base may lack them)
     assert made.returncode == 0, made.stderr
     found = subprocess.run([str(tmp_path / "bin" / "python"), "-c", "import sys; print(sys.prefix)"],
                            capture_output=True, text=True, check=True).stdout.strip()

@@ -322,8 +322,9 @@ PIECES_BYTES = 1 << 20
 def _packed(cleaned: dict) -> str:
     """The page's text of the per-sentence part: its blocks, each gzip and base64 in lines of 76
     characters, a line ``.`` between blocks. A block's JSON goes to the compressor a piece at a
-    time (:func:`json_pieces`): the gzip stream is the one ``gzip.compress(text, 6, mtime=0)``
-    gives for the whole text, without the text."""
+    time (:func:`json_pieces`): the gzip stream is the one zlib makes of the whole text at once
+    (``gzip.compress(text, 6, mtime=0)`` on Python >= 3.11; 3.10's writes 255, "unknown", in
+    its header's system byte), without the text."""
     packed = []
     for block in row_blocks(cleaned):
         compressor = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip header, no time stamp
