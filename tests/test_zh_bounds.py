@@ -100,12 +100,40 @@ def test_two_unrelated_long_lines_finish(shared_data: Path, tmp_path: Path) -> N
     result = subprocess.run([gecmetric_script(), "cherrant", "m2", "-f", str(para), "-o", str(tmp_path / "out.m2"),
                              "--cherrant-data", str(shared_data / "cherrant")],
                             capture_output=True, text=True, timeout=GUARD)
+    if zh_align.compiled is None:  # (installed without a compiler: the 5,000-character pair is refused, not hours)
+        assert result.returncode == 2 and "long.para:2: cannot align a 5,000-character sentence" in result.stderr \
+            and "without the C extension" in result.stderr, result.stderr
+        return
     assert result.returncode == 0, result.stderr
     assert result.stderr.startswith("gecmetric: warning: a sentence pair has more cheapest alignments than the budget")
     assert "MAX_ALIGNMENT_STEPS" in result.stderr and "Traceback" not in result.stderr
     blocks = (tmp_path / "out.m2").read_text(encoding="utf-8").split("\n\n")
     assert [block.split("\n", 1)[0] for block in blocks[:2]] == [f"S {' '.join(a)}" for a, _ in lines]
     assert all("T0-A0 " in block for block in blocks[:2])
+
+
+def test_the_pure_python_table_refuses_a_pair_past_its_steps(shared_data: Path, tmp_path: Path, monkeypatch) -> None:
+    """Without the C extension (a pip install without a compiler) two unrelated lines of 250 and
+    5,000 characters ran for hours: the reference's transposition search is cubic there. Past
+    MAX_PYTHON_STEPS the pair is refused, naming the file and line; a corpus's pairs stay as the
+    C extension aligns them (MuCGEC's dev set: the same M2 either way, 13 s)."""
+    require_zh_extra()
+    costs = toy_costs()
+    related = costs.encode(list("我们今天去公园玩了很久。")), costs.encode(list("今天我们去公园玩了很久了。"))
+    assert python_table(*related, costs, max_steps=10_000).operations == python_table(*related, costs).operations
+    unrelated = [costs.encode(list(text)) for text in _unrelated(120)]
+    with pytest.raises(zh_align.AlignmentTooSlow, match="took more than 1,000 steps by row"):
+        python_table(*unrelated, costs, max_steps=1_000)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GECMETRICS_CHERRANT_DATA", str(shared_data / "cherrant"))
+    monkeypatch.setenv(zh_align.ENVIRONMENT_VARIABLE, "1")  # the reference fills the tables, as without a compiler
+    monkeypatch.setattr(zh_align, "MAX_PYTHON_STEPS", 10_000)
+    a, b = _unrelated(120)
+    (tmp_path / "p.para").write_text(f"1\t我喜欢你\t我爱你\n2\t{a}\t{b}\n", encoding="utf-8")
+    err = one_line_error("cherrant", "m2", "-f", "p.para", "-o", "out.m2")
+    assert err.startswith("gecmetric: error: p.para:2: cannot align a 120-character sentence with a 120-character "
+                          "one without the C extension") and "MAX_PYTHON_STEPS" in err, err
+    assert not (tmp_path / "out.m2").exists()
 
 
 def test_a_table_over_its_bound_names_the_file_and_line(shared_data: Path, tmp_path: Path, monkeypatch) -> None:

@@ -67,6 +67,16 @@ MAX_ALIGNMENT_STEPS = 1_000_000
 order; the paths beyond are not followed (see the module docstring). About 2 s of merging."""
 
 
+MAX_PYTHON_STEPS = 20_000_000
+"""Bound of the steps of :func:`python_table`'s transposition search for one sentence pair (about
+10 s of Python): two long unrelated lines (cubic there) are refused, not aligned for hours."""
+
+
+class AlignmentTooSlow(LineRefused):
+    """A sentence pair whose alignment the pure-Python table (no C extension) cannot fill within
+    :data:`MAX_PYTHON_STEPS`: the pair is refused, as one over its size bound is."""
+
+
 class AlignmentTooLarge(LineRefused):
     """Two sentences whose alignment table would exceed :data:`MAX_ALIGNMENT_CELLS`."""
 
@@ -218,24 +228,23 @@ class AlignmentTable:
         return self.operations[i * self.columns + j]
 
 
-def python_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> AlignmentTable:
-    """Fill ChERRANT's cost and operation table (the reference implementation)."""
+def python_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel,
+                 max_steps: int | None = None) -> AlignmentTable:
+    """Fill ChERRANT's cost and operation table (the reference implementation). Its search for a
+    transposition walks back along each cell's diagonal, which on long unrelated lines makes the
+    fill cubic (hours for two lines of 5,000 characters): past ``max_steps`` steps of those walks
+    (default :data:`MAX_PYTHON_STEPS`) the pair is refused (:class:`AlignmentTooSlow`)."""
+    budget = MAX_PYTHON_STEPS if max_steps is None else max_steps
+    walked = 0
     n, m = len(src), len(tgt)
     width = m + 1
-    cost = [0.0] * ((n + 1) * width)
-    ops = [0] * ((n + 1) * width)
-    trans_len = [0] * ((n + 1) * width)
-    for i in range(1, n + 1):
-        cost[i * width] = cost[(i - 1) * width] + 1
-        ops[i * width] = DELETE
-    for j in range(1, m + 1):
-        cost[j] = cost[j - 1] + 1
-        ops[j] = INSERT
+    cost, ops, trans_len = _bordered(n, m)
     substitution = costs.substitution_cost
     pair_costs: dict[tuple[int, int], float] = {}
-    inf = float("inf")
     for i in range(n):
         a = src[i]
+        if walked > budget:
+            raise _too_slow(n, m, budget, i)
         for j in range(m):
             here = (i + 1) * width + j + 1
             diagonal = here - width - 1
@@ -250,19 +259,8 @@ def python_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> Al
             if pair is None:
                 pair = pair_costs[(a, b)] = substitution(a, b)
             substitute = cost[diagonal] + pair
-            transpose = inf
-            k = 1
-            balance = {a: 1, b: -1}
-            unbalanced = 2
-            while i - k >= 0 and j - k >= 0 and cost[(i - k + 1) * width + j - k + 1] != cost[(i - k) * width + j - k]:
-                for token, step in ((src[i - k], 1), (tgt[j - k], -1)):
-                    before = balance.get(token, 0)
-                    after = balance[token] = before + step
-                    unbalanced += (after != 0) - (before != 0)
-                if unbalanced == 0:
-                    transpose = cost[(i - k) * width + j - k] + k
-                    break
-                k += 1
+            transpose, k = _transposition(src, tgt, cost, width, i, j)
+            walked += k
             best = min(transpose, substitute, insert, delete)
             cost[here] = best
             found = 0
@@ -277,6 +275,48 @@ def python_table(src: Sequence[int], tgt: Sequence[int], costs: CostModel) -> Al
                 found |= DELETE
             ops[here] = found
     return AlignmentTable(n + 1, width, ops, trans_len)
+
+
+def _bordered(n: int, m: int) -> tuple[list[float], list[int], list[int]]:
+    """The cost, operation and transposition-length lists of an (n + 1) x (m + 1) table, its first
+    row insertions and its first column deletions."""
+    width = m + 1
+    cost = [0.0] * ((n + 1) * width)
+    ops = [0] * ((n + 1) * width)
+    for i in range(1, n + 1):
+        cost[i * width] = cost[(i - 1) * width] + 1
+        ops[i * width] = DELETE
+    for j in range(1, m + 1):
+        cost[j] = cost[j - 1] + 1
+        ops[j] = INSERT
+    return cost, ops, [0] * ((n + 1) * width)
+
+
+def _transposition(src: Sequence[int], tgt: Sequence[int], cost: list[float], width: int, i: int, j: int
+                   ) -> tuple[float, int]:
+    """ChERRANT's transposition search for cell (i + 1, j + 1): back along its diagonal while the
+    costs change, until the windows ending there are the same multiset; (its cost or infinity,
+    the steps walked)."""
+    k = 1
+    balance = {src[i]: 1, tgt[j]: -1}
+    unbalanced = 2
+    while i - k >= 0 and j - k >= 0 and cost[(i - k + 1) * width + j - k + 1] != cost[(i - k) * width + j - k]:
+        for token, step in ((src[i - k], 1), (tgt[j - k], -1)):
+            before = balance.get(token, 0)
+            after = balance[token] = before + step
+            unbalanced += (after != 0) - (before != 0)
+        if unbalanced == 0:
+            return cost[(i - k) * width + j - k] + k, k
+        k += 1
+    return float("inf"), k
+
+
+def _too_slow(n: int, m: int, budget: int, row: int) -> AlignmentTooSlow:
+    return AlignmentTooSlow(f"cannot align a {n:,}-character sentence with a {m:,}-character one without the C "
+                            f"extension: ChERRANT's transposition search took more than {budget:,} steps by row "
+                            f"{row:,} (gecmetrics.core.lang.zh.align.MAX_PYTHON_STEPS; long unrelated lines make it "
+                            "cubic); gecmetrics installed with a C compiler (gecmetrics.core._zhalign) aligns them "
+                            "in time proportional to the table")
 
 
 def table(src: Sequence[int], tgt: Sequence[int], costs: CostModel, use_compiled: bool | None = None
