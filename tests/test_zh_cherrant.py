@@ -47,7 +47,7 @@ def annotator(cherrant_folder: Path) -> CharAnnotator:
 
 def _require_compiled() -> None:
     if zh_align.compiled is None:
-        unavailable("the C extension gecmetrics._zhalign is not built in this installation")
+        unavailable("the C extension gecmetrics.core._zhalign is not built in this installation")
 
 
 class FixedPinyin(PinyinTable):
