@@ -397,5 +397,31 @@ def test_repr_shows_shapes_not_thousands_of_values(case):
     sentences = get_metric("gleu").sentence_scores(case.sources, case.references, case.systems["AMU"])
     assert "scores=array(shape=(12,), dtype=float64)" in repr(sentences)
     assert str(sentences).startswith(f"GLEU+ sentence scores: 12 sentences, mean {100 * sentences.mean:.2f} | GLEU+|")
+    # the mean is signed as what it is (it was printed under the corpus score's signature)
+    assert str(sentences).endswith(str(sentences.mean_dict()["signature"])) and "|sentences:mean|" in str(sentences)
     assert json.dumps(sentences.to_dict(), default=lambda value: value.tolist() if hasattr(value, "tolist")
                       else str(value))
+
+
+def test_a_seed_with_the_best_reference_is_refused_in_python_as_on_the_command_line():
+    """`gecmetric gleu -m --seed 3` was refused ('-m/--max draws no reference') while
+    get_metric('gleu-max', seed=3) and compare's gleu-max:seed=3 took the seed and changed nothing."""
+    for make in (lambda: get_metric("gleu-max", seed=3), lambda: get_metric("gleu", best_reference=True, seed=0)):
+        with pytest.raises(InputError, match=r"setting seed \(--seed\) draws references; best_reference \(-m\) draws "
+                                             "none"):
+            make()
+    assert get_metric("gleu-max").settings.seed is None  # (no seed: allowed, as before)
+
+
+def test_a_metric_name_in_capitals_and_a_chinese_m2_read_without_target_lines(tmp_path):
+    """get_metric('GREEN') was an unknown metric where compare and --metrics read the name case
+    aside; read_m2 of ChERRANT's M2 said only 'not an M2 line' at its T line."""
+    assert get_metric("GREEN").name == get_metric("green").name == "green"
+    from gecmetrics import read_m2
+
+    path = tmp_path / "zh.m2"
+    path.write_text("S 我 喜 欢\nT0-A0 我 爱\nA 1 3|||S|||爱|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"zh\.m2:2: not an M2 line .*a ChERRANT target line: its M2 is read with "
+                                         r"target_lines=True"):
+        read_m2(str(path))
+    assert len(read_m2(str(path), target_lines=True)) == 1

@@ -71,16 +71,17 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
     if options.get("smooth") and not scoring.sentence:
         raise InputError("--smooth goes with --sentence")
     test_seed = None
-    if scoring.paired and options.get("seed") is not None and (variant == "gleu0" or options.get("fix_seed")):
-        # no reference drawn from it (-f: gec-ranking's draws; gleu0 draws none): the test's seed alone, as
+    if scoring.paired and options.get("seed") is not None and (variant == "gleu0" or options.get("fix_seed")
+                                                               or options.get("best_reference")):
+        # no reference drawn from it (-f: gec-ranking's draws; gleu0 and -m draw none): the test's seed alone, as
         # compare's --seed is
         test_seed = GLEUSettings.infos()["seed"].parse("--seed", options["seed"])
         options = {**options, "seed": None}
+    if options.get("best_reference") and options.get("seed") is not None and not scoring.paired:
+        raise InputError("--seed draws references or a paired test's resamples: -m/--max draws no reference")
     metrics = gleu_metrics(variant, lambdas, options)
     seed = test_seed if test_seed is not None else getattr(metrics[0].settings, "seed", None)  # --seed, as parsed
     scoring = dataclasses.replace(scoring, seed=seed)
-    if getattr(metrics[0].settings, "best_reference", False) and scoring.seed is not None and not scoring.paired:
-        raise InputError("--seed draws references or a paired test's resamples: -m/--max draws no reference")
     files = corpus_files(source, references, hypotheses)
     if scoring.sentence:
         metrics = metrics[:1]

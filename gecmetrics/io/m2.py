@@ -148,7 +148,9 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
             s_alone = False
         else:
             shown = line if len(line) <= 40 else line[:40] + "..."
-            text = " (plain text where an M2 file is expected? M2 begins with an 'S ' line)" if current is None else ""
+            text = (" (plain text where an M2 file is expected? M2 begins with an 'S ' line)" if current is None else
+                    " (a ChERRANT target line: its M2 is read with target_lines=True, as the cherrant commands read it)"
+                    if _TARGET_LINE.match(line) else "")
             raise InputError(f"not an M2 line (expected 'S ', 'A ' or a blank line): {shown!r}{text}", name,
                              line_number)
     if current is not None:

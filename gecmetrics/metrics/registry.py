@@ -151,6 +151,8 @@ def metric_info(name: str) -> MetricInfo:
         raise InputError(f"a metric is named by a string such as 'gleu' (list_metrics()[k].name), got {shown(name)}",
                          "name")
     info = find_metric(name)
+    if info is None and name.lower() != name:  # (case aside, as --metrics and compare read a name: 'GREEN')
+        info = find_metric(name.lower())
     if info is None:
         raise InputError(f"unknown metric {name!r}; valid names: {', '.join(_table())}")
     return info

@@ -265,7 +265,10 @@ def scores_signature(signature: "Signature", sentence: bool = False, mean: bool 
 class SentenceScores:
     """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
     for several, with the metric's signature (``fraction``: False for scores on a scale of their
-    own). Every metric's sentence scores are one (a family's may carry more per sentence)."""
+    own). Every metric's sentence scores are one (a family's may carry more per sentence).
+    ``signature`` is the metric's, as its corpus score has it; what cites these scores says which
+    numbers: :meth:`to_dict` ``sentences:each``, :meth:`mean_dict` and ``str()`` (the mean)
+    ``sentences:mean``, as the command's ``--sentence`` / ``--mean`` signatures."""
 
     scores: Any
     signature: Signature
@@ -342,7 +345,8 @@ class SentenceScores:
             mean = "no mean: no sentence has a score"
         name = getattr(self.signature, "name", "") or str(self.signature).split("|", 1)[0]
         unscored = f" ({missing} without a score)" if missing else ""
-        return f"{name} sentence scores: {plural(rows.shape[1], 'sentence')}{unscored}, {mean} | {self.signature}"
+        signature = Signature.with_fields(self.signature, SENTENCES_MEAN)  # (a mean: not the corpus score's)
+        return f"{name} sentence scores: {plural(rows.shape[1], 'sentence')}{unscored}, {mean} | {signature}"
 
     def __repr__(self) -> str:
         return short_repr(self)
