@@ -2,6 +2,7 @@
 reading of the original's rules (github gotutiyan/GTS), and bad weight files."""
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from dataclasses import replace
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gecmetrics import get_metric
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import parse_m2
 from gecmetrics.metrics.gotoscorer import (WeightTable, format_difficulty, judge, level_weights, parse_weight_file,
@@ -570,6 +572,10 @@ def test_command(tmp_path):
         assert code == 2 and out == "" and "-cat: adds the difficulty table: not with --json or --tsv" in err
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-w_file", weights)
     assert code == 0, err
+    # its JSON carries the settings, as every command's does (it had none)
+    code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-a", "2", "--json")
+    assert code == 0 and all(row["settings"] == get_metric("gotoscorer", a=2).settings_dict()
+                             for row in json.loads(out)), (out, err)
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "x,y,z", "-sort")
     f05 = [float(line.split("\t")[4]) for line in out.splitlines()[1:]]
     assert code == 0 and f05 == sorted(f05, reverse=True) and out.splitlines()[1].startswith("x\t")

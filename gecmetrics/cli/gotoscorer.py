@@ -120,8 +120,9 @@ def _print(run, labels: list[str], sort: bool, category: str | None, out: Scorin
         mode = "sentence" if out.sentence else "corpus"
         signature = metric.signature(1).with_fields(SENTENCES_EACH) if out.sentence else metric.signature(1)
         fields = [run.json_fields(s, metric.settings.score, out.scale, out.sentence) for s in order]
-        echo_json([json_result(labels[s], {**own, "signature": signature}, metric, out.scale, mode)
-                   for s, own in zip(order, fields)])
+        settings = metric.settings_dict()  # (as every command's JSON carries them)
+        echo_json([json_result(labels[s], {**own, "signature": signature, "settings": settings}, metric, out.scale,
+                               mode) for s, own in zip(order, fields)])
         return
     from ..metrics.gotoscorer.report import difficulty_rows, scores_table
 
