@@ -1183,6 +1183,9 @@ def test_the_hints_for_paths_transposed_references_and_flat_candidates(tmp_path)
         gleu.corpus_score(src, [ref0], str(path))
     with pytest.raises(InputError, match=re.escape("(wrap it in a list: [str])")):
         gleu.corpus_score(src, [ref0], "no such file")
+    for text in (b"AMU", "a\x00b", "\udcff"):  # (bytes, a NUL, a lone surrogate: no path, and no TypeError)
+        with pytest.raises(InputError, match=re.escape(f"(wrap it in a list: [{type(text).__name__}])")):
+            gleu.corpus_score(src, [ref0], text)
     with pytest.raises(InputError, match=re.escape("files' names: their lines are [gecmetrics.read_lines(path)")):
         gleu.corpus_score(src, [str(path), str(path)], hyp)
     rows = [list(pair) for pair in zip(ref0, ref1)]  # sentence by sentence

@@ -91,7 +91,8 @@ def check_reference_sets(references: Any, name: str = "references") -> list[list
 def _file_names(texts: Sequence[str]) -> bool:
     """Whether every text (lines given where a list of lines is read) names a file that exists:
     the paths given in place of the files' lines."""
-    return all(text and "\n" not in text and len(text) < 4096 and os.path.isfile(text) for text in texts)
+    return all(isinstance(text, str) and text and "\n" not in text and len(text) < 4096 and os.path.isfile(text)
+               for text in texts)
 
 
 def check_reference_lengths(references: Sequence[Sequence[str]], expected: int, name_of: Any = "reference {}",
