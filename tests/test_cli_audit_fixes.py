@@ -221,3 +221,27 @@ def test_an_output_refused_before_the_work_names_its_option(tmp_path) -> None:
         err = one_line_error("report", "-s", f["src"], "-r", f["src"], "-o", f["src"], "--metrics", "gleu",
                              flag, str(tmp_path / "adir"))
         assert f"adir: is a directory, not a file ({flag})" in err, err
+
+
+def test_a_named_pipe_of_the_wrong_length_is_not_opened_again(tmp_path) -> None:
+    """The M2 hint of a line-count error opened the file again to look at it: a named pipe, read
+    to its end, waited for another writer for good (the command hung). Only a regular file is."""
+    import os
+    import subprocess
+    import threading
+
+    from .conftest import command_environment, gecmetric_script
+
+    f = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n"})
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        with open(pipe, "w", encoding="utf-8") as handle:
+            handle.write("one line\n")
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    done = subprocess.run([gecmetric_script(), "gleu", "-s", f["src"], "-r", f["src"], "-o", str(pipe)],
+                          capture_output=True, text=True, timeout=60, env=command_environment())
+    assert done.returncode == 2 and "pipe: has 1 line but the source" in done.stderr, done.stderr

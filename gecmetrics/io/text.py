@@ -335,6 +335,8 @@ def _m2_hint(name: str) -> str:
     lines that are not blank 'S ' and 'A ' lines, an 'S ' line first) where plain text is read:
     most likely the wrong file, or a flag that takes text (``errant -r`` with ``--annotate-refs``)."""
     try:
+        if not os.path.isfile(name):  # (a FIFO read to its end would wait for another writer)
+            return ""
         with open(name, "rb") as handle:
             lines = [line for line in handle.read(PIECE_BYTES).split(b"\n")[:-1] if line.strip()][:100]
     except (OSError, ValueError):  # (<stdin>, a file gone since)
