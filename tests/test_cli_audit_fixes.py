@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import one_line_error, run_cli, write_files
+from .conftest import SPACY_TEST_MODEL, one_line_error, run_cli, write_files
 
 SOURCES = ["We discussing about its .", "I have been to park tomorrow .", "Fine ."]
 
@@ -245,3 +245,32 @@ def test_a_named_pipe_of_the_wrong_length_is_not_opened_again(tmp_path) -> None:
     done = subprocess.run([gecmetric_script(), "gleu", "-s", f["src"], "-r", f["src"], "-o", str(pipe)],
                           capture_output=True, text=True, timeout=60, env=command_environment())
     assert done.returncode == 2 and "pipe: has 1 line but the source" in done.stderr, done.stderr
+
+
+# A second walk (2026-12-07): `attribute --metric cleme` on a sentence without a reference
+# correction was told to give --unweighted, which attribute has not; m2 without a gold named no flag.
+def test_messages_name_the_flags_the_command_has(tmp_path) -> None:
+    from gecmetrics import get_metric
+    from gecmetrics.errors import InputError
+
+    cleme = get_metric("cleme")
+    blocks = [f"S {SOURCES[2]}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"]
+    from gecmetrics.io.m2 import parse_m2
+
+    gold = parse_m2("".join(blocks), "gold")
+    with pytest.raises(InputError, match=r"cleme's --unweighted, or cleme:weighted=false in --metric/--metrics"):
+        cleme.corpus_score(None, gold, gold)
+    f = write_files(tmp_path, {"src": "\n".join(SOURCES) + "\n", "hyp": "\n".join(SOURCES[::-1]) + "\n"})
+    err = one_line_error("attribute", "-s", f["src"], "-r", f["src"], "-o", f["hyp"], "--metric", "m2",
+                         "--spacy-model", SPACY_TEST_MODEL)
+    assert "needs gold M2 annotations of the same sentences (--m2 GOLD.m2" in err, err
+
+
+def test_cleme2_factors_with_commas_say_how_they_are_written() -> None:
+    """--factors 0.5,0.5,0,0 said 'must be a number, got ...'."""
+    from gecmetrics import get_metric
+    from gecmetrics.errors import InputError
+
+    with pytest.raises(InputError, match=r"takes 4 numbers hit/wrong/under/over separated by '/' \(e\.g\. "):
+        get_metric("cleme2", factors="0.5,0.5,0,0")
+    assert get_metric("cleme2", factors="0.5/0.5/0/0").settings.factors is not None

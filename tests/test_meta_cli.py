@@ -278,8 +278,13 @@ def test_subsets() -> None:
     assert subset_systems(seeda, "T5,BART") == ["BART", "T5"]
     with pytest.raises(InputError, match="unknown system subset 'basic'"):
         subset_systems(seeda, "basic")
-    with pytest.raises(InputError, match="names an unknown system or repeats one"):
+    # the name at fault is named (the message said only "names an unknown system or repeats one")
+    with pytest.raises(InputError, match="the system list 'T5', 'XYZ' names 'XYZ', which has no human score; the systems"):
         subset_systems(seeda, "T5,XYZ")
+    with pytest.raises(InputError, match="the system list 'T5', 'BART', 'T5' repeats 'T5'; "):
+        subset_systems(seeda, "T5,BART,T5")
+    with pytest.raises(InputError, match="the system list 'T5', '' holds an empty name; "):
+        subset_systems(seeda, "T5,")
 
 
 # --------------------------------------------------------------------------- output formats

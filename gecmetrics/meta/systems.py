@@ -53,10 +53,14 @@ def subset_systems(available: Sequence[str], subset: str | Sequence[str] | None 
     if isinstance(subset, str) and len(names) == 1:
         raise InputError(f"unknown system subset {subset!r}; choose one of: {', '.join(SUBSETS)}, "
                          "or list the systems separated by commas")
-    unknown = [s for s in names if s not in available]
-    if unknown or len(set(names)) != len(names) or "" in names:
-        raise InputError(f"the system list {', '.join(names)} names an unknown system or repeats one; "
-                         f"the systems with human scores are: {', '.join(available)}")
+    unknown = [s for s in names if s not in available and s]
+    repeated = [s for k, s in enumerate(names) if s in names[:k]]
+    if unknown or repeated or "" in names:
+        what = ("holds an empty name" if "" in names else f"names {', '.join(map(repr, unknown))}, which "
+                f"{'has' if len(unknown) == 1 else 'have'} no human score" if unknown else
+                f"repeats {', '.join(map(repr, dict.fromkeys(repeated)))}")
+        raise InputError(f"the system list {', '.join(map(repr, names))} {what}; the systems with human scores are: "
+                         f"{', '.join(available)}")
     return [s for s in available if s in names]
 
 

@@ -60,6 +60,9 @@ def parse_factors(name: str, value: Any) -> AspectFactors | None:
         return None
     if isinstance(value, AspectFactors):
         return value
+    if isinstance(value, str) and "," in value and "/" not in value:  # ('must be a number' named no cause)
+        raise InputError(f"setting {name} takes 4 numbers hit/wrong/under/over separated by '/' (e.g. "
+                         f"0.45/0.35/0.15/0.05), got {value!r}")
     numbers = parse_floats(name, value)
     if len(numbers) != 4:
         raise InputError(f"setting {name} needs 4 numbers hit/wrong/under/over, got {value!r}")

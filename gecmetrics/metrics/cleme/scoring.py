@@ -64,7 +64,8 @@ def length_bias(statistics: np.ndarray) -> float:
     if count == 0:
         raise LineRefused("length weighting needs at least one reference correction in the corpus, or in the "
                           "sentence where one is scored on its own (edit attribution, rewards): CLEME's bias is the "
-                          "mean length of corrected reference chunks; score it unweighted (weighted=false; --unweighted)")
+                          "mean length of corrected reference chunks; score it unweighted (weighted=false: cleme's "
+                          "--unweighted, or cleme:weighted=false in --metric/--metrics)")
     return total / count
 
 

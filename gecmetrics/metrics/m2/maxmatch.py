@@ -233,7 +233,8 @@ class M2Scorer(TypeAveragedMetric):
     def prepare(self, corpus: Corpus, group: Sequence[Any] = ()) -> MaxMatchGold:
         corpus = checked_corpus(corpus, self.display_name, " whose gold M2 is the reference")
         if corpus.gold is None:
-            raise InputError("the m2 metric needs gold M2 annotations of the same sentences")
+            raise InputError("the m2 metric needs gold M2 annotations of the same sentences (--m2 GOLD.m2; "
+                             "Python: the gold blocks as the references)")
         blocks = check_blocks(corpus.gold, corpus.name("gold"))
         return MaxMatchGold(blocks, [gold_edits_by_annotator(block) for block in blocks], corpus.name("gold"))
 
