@@ -94,6 +94,23 @@ def test_tie_rules_hand_computed() -> None:
             sentence_agreement(scores, judgments, [0], metric=metric)
 
 
+def test_a_metric_that_ties_most_pairs_is_said_to() -> None:
+    """A metric tying every pair scored accuracy 0.631 on SEEDA without a word (the tie rule
+    decided every pair), where the system level refuses a constant metric."""
+    import warnings
+
+    judgments = parse_judgments(b"<r><ranking-item src-id='1'><translation system='A' rank='1'/>"
+                                b"<translation system='B' rank='2'/><translation system='C' rank='3'/>"
+                                b"</ranking-item></r>", "one.xml")
+    with pytest.warns(UserWarning, match=r"the sentence scores tie 3 of the 3 pairs the humans ranked apart, and the "
+                                         r"tie rule 'seeda' counts each as the second system of the pair better"):
+        sentence_agreement({"A": [0.5], "B": [0.5], "C": [0.5]}, judgments, [0], metric="flat")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sentence_agreement({"A": [0.5], "B": [0.5], "C": [0.1]}, judgments, [0])  # one of three: no warning
+        sentence_agreement({"A": [0.5], "B": [0.5], "C": [0.1]}, judgments, [0], tie_rule="ignore")
+
+
 def test_sentence_bad_input() -> None:
     judgments = parse_judgments(b"<r><ranking-item src-id='4'><translation system='A' rank='1'/>"
                                 b"<translation system='B' rank='2'/><translation system='C' rank='3'/>"
