@@ -298,3 +298,25 @@ def test_plots_write_png_and_pdf(tmp_path: Path) -> None:
         plot_scatter(metric, human, tmp_path / "s.txt")
     with pytest.raises(InputError, match="folder"):
         plot_windows(analysis, tmp_path / "missing" / "w.png")
+
+
+def test_src_ids_that_look_off_are_said_to(shared_data: Path) -> None:
+    """GJG15 with --src-ids 1 (its src-ids count from 0) scored accuracy 0.490 instead of 0.682
+    without a word: systems that share a translation (identical outputs) then have different
+    sentence scores at the rows given, which the sentence level checks."""
+    import warnings
+
+    from gecmetrics.meta.sentence import warn_shared_translations
+
+    judgments = read_judgments(str(shared_data / "human" / "judgments" / "gjg15.xml"))
+    folder = shared_data / "conll14"
+    sources, references = read_lines(str(folder / "INPUT")), [read_lines(str(folder / "REF0"))]
+    scores = {name: np.asarray(GREEN().sentence_scores(sources, references, read_lines(str(folder / name))).scores)
+              .reshape(-1, len(sources))[0] for name in ("AMU", "CAMB", "CUUI", "INPUT")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_shared_translations(scores, judgments, rows_of_src_ids(judgments, first_line=0), "GREEN")
+    with pytest.warns(UserWarning, match=r"GREEN: of the 1541 pairs of systems that share a translation in .*gjg15"
+                                         r"\.xml \(identical outputs\), 96\d have different sentence scores .* the "
+                                         r"src-ids look off"):
+        warn_shared_translations(scores, judgments, rows_of_src_ids(judgments, first_line=1), "GREEN")

@@ -36,7 +36,7 @@ from ..stats.sentence_rankings import SENTENCE_RANKING_METHODS
 from .metric_scores import MetricSide, metric_side, provided_systems
 from .pairwise import PairwiseAnalysis, pairwise_analysis
 from .resampling import RESAMPLING_UNITS, RESAMPLINGS, Resampling
-from .sentence import TIE_RULES, SentenceAgreement, rows_of_src_ids, sentence_agreement
+from .sentence import TIE_RULES, SentenceAgreement, rows_of_src_ids, sentence_agreement, warn_shared_translations
 from .system_level import HUMAN_LABELS, CorrelationComparison, SystemCorrelation, compare_metrics, \
     correlate_with_judgments
 from .systems import choose_systems
@@ -388,8 +388,10 @@ def _sentence_level(result: JudgmentMetaEvaluation, judgments: Judgments, side: 
     pair of human ranks), from its oriented sentence scores."""
     columns = side.need_columns("sentence-level meta-evaluation")
     rows = item_rows(judgments, settings.src_ids, columns.sentences)
-    for column in columns.columns:
+    for k, column in enumerate(columns.columns):
         sentence_scores = columns.sentence_scores(column, "sentence-level meta-evaluation")
+        if k == 0:
+            warn_shared_translations(sentence_scores, judgments, rows, column.label)
         result.sentence.append(sentence_agreement(sentence_scores, judgments, rows, result.systems,
                                                   metric=column.label, tie_rule=settings.tie_rule))
         if settings.pairwise:

@@ -236,3 +236,33 @@ def _warn_ties(metric: str, tied: int, compared: int, tie_rule: str) -> None:
     warnings.warn(f"{metric}: the sentence scores tie {tied} of the {compared} pairs the humans ranked apart, and "
                   f"the tie rule {tie_rule!r} counts each as {how}: accuracy and tau say little of the metric there "
                   "(--tie-rule ignore, tie_rule='ignore', leaves them out)", stacklevel=3)
+
+
+SHARED_MISMATCH = 0.1
+"""Fraction of the pairs of systems that share a translation whose sentence scores may differ
+before :func:`warn_shared_translations` says the src-ids look off."""
+
+
+def warn_shared_translations(sentence_scores: Mapping[str, Sequence[float]], judgments: Judgments,
+                             item_rows: Sequence[int], metric: str) -> None:
+    """One warning when the items' rows look wrong: systems named by one ``<translation>`` had
+    identical outputs, so at the right row their sentence scores are equal. On GJG15 with the
+    right src-ids (0) none of the 1,541 such pairs differ; shifted by one, 963 do, and the
+    accuracy changed from 0.682 to 0.490 without a word."""
+    rows = np.asarray(item_rows)
+    compared = differ = 0
+    for item, row in zip(judgments.items, rows):
+        first: dict[int, str] = {}
+        for system, translation in zip(item.systems, item.translations):
+            if system not in sentence_scores or not 0 <= row < len(sentence_scores[system]):
+                continue
+            if translation in first:
+                compared += 1
+                differ += sentence_scores[system][row] != sentence_scores[first[translation]][row]
+            else:
+                first[translation] = system
+    if compared and differ > SHARED_MISMATCH * compared:
+        warnings.warn(f"{metric}: of the {compared} pairs of systems that share a translation in "
+                      f"{judgments.source} (identical outputs), {differ} have different sentence scores at the "
+                      "corpus lines the src-ids give their items: the src-ids look off (--src-ids: GJG15's count "
+                      "from 0, SEEDA's from 1; a subset's file gives every corpus line's)", stacklevel=3)
