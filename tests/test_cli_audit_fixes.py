@@ -274,3 +274,10 @@ def test_cleme2_factors_with_commas_say_how_they_are_written() -> None:
     with pytest.raises(InputError, match=r"takes 4 numbers hit/wrong/under/over separated by '/' \(e\.g\. "):
         get_metric("cleme2", factors="0.5,0.5,0,0")
     assert get_metric("cleme2", factors="0.5/0.5/0/0").settings.factors is not None
+
+
+def test_an_unknown_meta_eval_table_lists_what_each_mode_has(tmp_path) -> None:
+    """'--table nope' offered ranking, comparisons ... which a human-table run does not have."""
+    f = write_files(tmp_path, {"scores.tsv": "system\tm\nAMU\t1\nCAMB\t2\nCUUI\t3\n"})
+    err = one_line_error("meta-eval", "--human", "gjg15", "--scores", f["scores.tsv"], "--table", "nope")
+    assert "unknown --table 'nope'; choose one of: correlations, or with --judgments ranking, comparisons" in err, err

@@ -81,7 +81,8 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     if table is not None and fmt == "json":
         raise InputError("--table chooses a printed table: JSON holds them all")
     if table is not None and table not in TABLES:
-        raise InputError(f"unknown --table {table!r}; choose one of: {', '.join(TABLES)}")
+        raise InputError(f"unknown --table {table!r}; choose one of: correlations, or with --judgments "
+                         f"{', '.join(t for t in TABLES if t != 'correlations')}")
     if metric_ranking not in SENTENCE_RANKINGS:
         raise InputError(f"unknown --metric-ranking {metric_ranking!r}; choose one of: {', '.join(SENTENCE_RANKINGS)}")
     if scores_path is not None and (hypothesis_m2 or metric_texts or gold_m2 is not None or given_flag("jobs")):
