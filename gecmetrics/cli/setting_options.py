@@ -9,6 +9,7 @@ import click
 
 from .options import GreedyOption
 
+
 def setting_flags(name: str, info: Any, generate: bool = False) -> tuple[str, ...]:
     """A setting's command-line flags: its own (``setting(..., flags=...)``), else with
     ``generate`` one made from its name (``max_length`` -> ``--max-length``)."""

@@ -108,8 +108,13 @@ def human_table_file(name_or_path: Any) -> str | None:
     """The file a human table is read from: a shipped table's inside the package (an input no
     output may replace, ``--json .../gjg15.tsv``), else the path as given (None for None)."""
     if isinstance(name_or_path, str) and name_or_path in SHIPPED_TABLES:
-        return str(resources.files("gecmetrics") / "data" / "human" / f"{name_or_path}.tsv")
+        return str(_shipped(name_or_path))
     return None if name_or_path is None else os.fspath(name_or_path)
+
+
+def _shipped(name: str) -> Any:
+    """The package's resource of a shipped table (``gjg15``, ``seeda``)."""
+    return resources.files("gecmetrics") / "data" / "human" / f"{name}.tsv"
 
 
 def load_human(name_or_path: str) -> HumanTable:
@@ -122,7 +127,7 @@ def load_human(name_or_path: str) -> HumanTable:
         raise InputError(f"a human table is a shipped name or a path, got {type(name_or_path).__name__}")
     name_or_path = os.fspath(name_or_path)
     if name_or_path in SHIPPED_TABLES:
-        resource = resources.files("gecmetrics") / "data" / "human" / f"{name_or_path}.tsv"
+        resource = _shipped(name_or_path)
         label = f"{name_or_path} (shipped table)"
         return _human_table_from_lines(decode_lines(resource.read_bytes(), label), label, name_or_path)
     looks_like_path = os.sep in name_or_path or "/" in name_or_path or "." in name_or_path

@@ -820,9 +820,10 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
                          "candidates")
-    if candidates and all(isinstance(texts, str) for texts in candidates):  # (before the sources' count, which
-        raise InputError("candidates must be a list of candidate lists (one list of texts per source), got a list "  # then
-                         "of texts: one source's candidates are written [texts]", "candidates")  # misleads)
+    # a flat list of texts, said before the sources' count, whose message then misleads
+    if candidates and all(isinstance(texts, str) for texts in candidates):
+        raise InputError("candidates must be a list of candidate lists (one list of texts per source), got a list "
+                         "of texts: one source's candidates are written [texts]", "candidates")
     f = _mbr_reward(metric, settings)
     _check_mbr_sources(sources, len(candidates), f.metric)
     completions, source_column, references, cells, fallen = [], [], [], [], []

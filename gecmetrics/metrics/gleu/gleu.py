@@ -285,9 +285,10 @@ class GLEUSettings(NgramSettings):
         if self.best_reference and self.iterations != DEFAULT_ITERATIONS:  # (it changed nothing)
             raise InputError(f"setting iterations ({self.iterations}) is the number of reference draws; "
                              "best_reference (-m) draws none")
-        if self.best_reference and self.seed is not None:  # (the metric and compare took it and changed nothing;
-            raise InputError("setting seed (--seed) draws references; best_reference (-m) draws none (a paired "  # the
-                             "test takes a seed of its own)")  # command refused it)
+        # (a seed with the best reference changed nothing in the metric and compare; the command refused it)
+        if self.best_reference and self.seed is not None:
+            raise InputError("setting seed (--seed) draws references; best_reference (-m) draws none (a paired "
+                             "test takes a seed of its own)")
         if self.smooth and self.best_reference:
             raise InputError("smooth (--smooth) gives gec-ranking's mean, std and interval over the references; "
                              "best_reference (-m) the best one: not both")

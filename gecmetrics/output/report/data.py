@@ -95,7 +95,7 @@ def _rounded(values: Any) -> list:
     return [_round(v) for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
-def _shown_name(path: Any) -> None:
+def _check_shown_name(path: Any) -> None:
     """A path the page can show: its name as UTF-8 text (InputError naming it otherwise)."""
     if isinstance(path, str) and LONE_SURROGATE.search(path):
         raise InputError("the file's name is not UTF-8 text (a byte the page and the JSON cannot show): rename it",
@@ -115,7 +115,7 @@ def read_report_corpus(source: str, references: Sequence[str], hypotheses: Seque
     anything is read: the page and the JSON show the names (it was refused after the scoring,
     naming no file)."""
     for path in (source, *references, *hypotheses, gold, *hypothesis_m2):
-        _shown_name(path)
+        _check_shown_name(path)
     corpus = read_corpus(source, references, hypotheses, gold, hypothesis_m2)
     names = dict(zip(hypotheses, system_names(list(hypotheses))))
     return Corpus(corpus.sources, corpus.references, {names[p]: corpus.hypotheses[p] for p in hypotheses},
@@ -164,11 +164,11 @@ def default_columns(defaults: list[Metric], systems: int, used: bool = True) -> 
     views stay)."""
     if systems > 1 or not used:
         return defaults, []
-    left_out = [metric for metric in defaults if metric.weighs_gold_edits]
     return [metric for metric in defaults if not metric.weighs_gold_edits], [
         f"gecmetric: note: {metric.label} is left out of the report of one system: its weights come from the "
         "systems' outputs, and one system's give every chunk it gets right the weight 0, so it would score 0 "
-        f"whatever the system (name {metric.name} in --metrics to have it anyway)" for metric in left_out]
+        f"whatever the system (name {metric.name} in --metrics to have it anyway)"
+        for metric in defaults if metric.weighs_gold_edits]
 
 
 def report_metrics(metrics: Sequence[Any] | str | None, defaults: list[Metric],
@@ -702,7 +702,7 @@ def _human_table(human: Any) -> Any:
     """A human table by name, path or object (read before any work: a bad name fails at once)."""
     from ...meta.human_tables import HumanTable, load_human
 
-    _shown_name(human)
+    _check_shown_name(human)
     return human if isinstance(human, HumanTable) else load_human(human)
 
 

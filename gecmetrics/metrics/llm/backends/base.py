@@ -12,10 +12,10 @@ from typing import Any, Iterator, Protocol, Sequence
 from ....errors import InputError, shown
 
 SYSTEM_MESSAGE = "You are a helpful assistant."
+"""The system message gec-metrics sends with OpenAI models (its local models get none)."""
 KEY_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """What ``api_key_env`` may be: the name of an environment variable (a key given there instead is
 refused without being shown)."""
-"""The system message gec-metrics sends with OpenAI models (its local models get none)."""
 
 
 class BackendError(InputError):

@@ -132,8 +132,6 @@ def _checked_key(key: str | None, variable: str) -> str | None:
     return key or None
 
 
-
-
 def environment_key(variable: str | None, required: bool = False) -> str | None:
     """The key in ``$variable`` (:func:`_checked_key`; None without a variable or a key), a
     BackendError when ``required`` and there is none: what a backend reads when it starts, and
