@@ -610,3 +610,115 @@ def test_the_console_script_folds_the_caches_write_ahead_log_in(tmp_path):
     assert not any(name.endswith(("-wal", "-shm")) for name in left), left
     with contextlib.closing(sqlite3.connect(tmp_path / "cache" / "cache-v1.sqlite3")) as connection:
         assert connection.execute("select count(*) from entries").fetchone()[0] > 0
+
+
+# ----------------------------------------------------------------------------- audit of 2026-12-07
+
+def test_a_key_changed_or_unset_in_the_environment_is_followed_at_the_next_request(tmp_path, monkeypatch):
+    """The backend read the key once: a key rotated (or unset) in the process's environment was
+    still sent, as the docs say it is never kept."""
+    monkeypatch.setenv("ROTATED_KEY", "key-AAAA0001")
+    with ChatServer() as server:
+        judge = _judge(server.url, tmp_path, api_key_env="ROTATED_KEY", concurrency=1)
+        judge.score(SOURCES[:1], [SYSTEMS[0][:1]])
+        monkeypatch.setenv("ROTATED_KEY", "key-BBBB0002")
+        judge.score(SOURCES[1:], [SYSTEMS[0][1:]])
+        monkeypatch.delenv("ROTATED_KEY")
+        judge.score(SOURCES[:1], [SYSTEMS[1][:1]])
+    assert [headers.get("Authorization") for headers in server.headers] == \
+        ["Bearer key-AAAA0001", "Bearer key-BBBB0002", None]
+
+
+def test_a_key_required_and_unset_after_the_start_stops_the_run_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROTATED_KEY", "key-AAAA0001")
+    with ChatServer() as server:
+        judge = _judge(server.url, tmp_path, api_key_env="ROTATED_KEY", key_required=True)
+        monkeypatch.delenv("ROTATED_KEY")
+        with pytest.raises(BackendError, match="no API key: set the environment variable ROTATED_KEY"):
+            judge.score(SOURCES, SYSTEMS)
+    assert server.requests == 0
+
+
+def test_a_reply_cut_short_of_its_content_length_is_sent_again(tmp_path):
+    """A reply whose connection closed before the bytes its Content-Length promised was read as
+    "not JSON" and never asked again (a read with a limit does not raise IncompleteRead)."""
+    answer = json.dumps(completion_reply(json.dumps({"target_score1": 4, "target_score2": 3}))[1]).encode()
+
+    def respond(handler):
+        if len(server.seen) <= 2:  # the first answer to each prompt is cut
+            handler.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                + f"Content-Length: {len(answer)}\r\nConnection: close\r\n\r\n".encode()
+                                + answer[:len(answer) // 2])
+            handler.close_connection = True
+        else:
+            _send(handler, 200, answer)
+
+    with Recorder(respond) as server:
+        result = _judge(server.url, tmp_path, concurrency=1).score(SOURCES, SYSTEMS)
+    assert len(server.seen) == 4 and not result.report.failed
+    assert sorted(map(sorted, result.scores.tolist())) == [[3, 4], [3, 4]]  # (the targets' order is the prompt's)
+
+
+def test_https_to_a_plain_http_port_stops_the_run_at_the_first_request(tmp_path):
+    """A TLS failure that every request would meet (https spoken to a plain http port, a
+    certificate not trusted) was retried for every prompt: minutes per prompt, hours a corpus."""
+    with Recorder(lambda h: _send(h, 200, b"{}")) as server:
+        url = server.url.replace("http://", "https://")
+        with pytest.raises(BackendError, match="cannot connect securely to https://127.*the port speaks plain http"):
+            _in_time(lambda: _judge(url, tmp_path, max_retries=3).score(SOURCES, SYSTEMS))
+    assert len(server.seen) == 0  # (the TLS greeting is no HTTP request the server could read)
+
+
+def test_a_certificate_not_trusted_is_a_failure_that_lasts():
+    import ssl
+
+    from gecmetrics.metrics.llm.backends.http import _lasting_tls_failure
+
+    assert _lasting_tls_failure(ssl.SSLCertVerificationError(1, "certificate verify failed"))
+    assert not _lasting_tls_failure(ssl.SSLEOFError(8, "EOF occurred in violation of protocol"))
+    assert not _lasting_tls_failure(ConnectionResetError())
+
+
+def test_a_servers_error_text_is_one_line_without_control_characters(tmp_path, key):
+    """A 401's HTML page printed eight lines with their CRs, and a server's escape codes reached
+    the terminal (one cleared the screen)."""
+    page = b"<html>\r\n<head><title>401</title></head>\r\n<body>\x1b[2J\x1b[31mall good\x1b[0m</body>\r\n</html>\r\n"
+    with Recorder(lambda h: _send(h, 401, page)) as server:
+        with pytest.raises(BackendError) as caught:
+            _judge(server.url, tmp_path, api_key_env=key).score(SOURCES, SYSTEMS)
+    message = str(caught.value)
+    assert "HTTP 401: <html> <head><title>401</title></head> <body> [2J [31mall good [0m</body> </html>" in message
+    assert not any(c in message for c in "\r\n\x1b")
+
+
+def test_more_request_options_are_checked_before_any_request():
+    """Each was taken and failed later (a TypeError traceback at the first request), or sent as no
+    server reads it (NaN, max_tokens true), or repeated a URL's credentials given as bytes."""
+    for options, message in ((dict(extra_body={"x": {1, 2}}), "extra_body must hold JSON values only"),
+                             (dict(extra_body={"x": b"ab"}), "extra_body must hold JSON values only"),
+                             (dict(extra_body={"x": float("nan")}), "extra_body must hold JSON values only"),
+                             (dict(max_tokens=True), "max_tokens must be a positive integer"),
+                             (dict(system_message=5), "system_message must be a str or None, not an int"),
+                             (dict(key_required="no"), "key_required must be True or False, not 'no'")):
+        with pytest.raises(BackendError, match=message):
+            OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", **options)
+    with pytest.raises(BackendError) as caught:
+        OpenAICompatibleBackend("m", b"http://user:sk-SECRET99@host/v1")
+    assert "SECRET99" not in str(caught.value) and "must be an http(s) URL (a str)" in str(caught.value)
+    assert OpenAICompatibleBackend("m", "HTTPS://Example.org/v1/").base_url == "https://Example.org/v1"
+    # the same request, the same cached answers
+    assert OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", temperature=0).cache_parts() == \
+        OpenAICompatibleBackend("m", "http://127.0.0.1:9/v1", temperature=0.0).cache_parts()
+
+
+def test_the_llm_command_sends_structured_and_temperature(tmp_path):
+    """Its message for a server without JSON schemas named structured=, which the command had no
+    option for."""
+    (tmp_path / "src").write_text("\n".join(SOURCES) + "\n")
+    (tmp_path / "hyp").write_text("\n".join(SYSTEMS[0]) + "\n")
+    with ChatServer() as server:
+        done = subprocess.run([gecmetric_script(), "--cache", str(tmp_path / "cache"), "llm", "-s", "src", "-o", "hyp",
+                               "--model", "openai-compatible:m", "--base-url", server.url, "--structured", "none",
+                               "--temperature", "0.5"], cwd=tmp_path, capture_output=True, text=True, timeout=GUARD)
+    assert done.returncode == 0, done.stderr
+    assert server.bodies and all("response_format" not in body and body["temperature"] == 0.5 for body in server.bodies)

@@ -17,7 +17,7 @@ from . import llm_run
 
 VARIANTS = {"s": "llm-s", "e": "llm-e"}
 SETTINGS = ("model", "criterion", "grouping", "base_url", "api_key_env", "max_requests", "answer_retries",
-            "concurrency", "requests_per_minute", "max_retry_after", "timeout", "max_retries", "device", "dtype",
+            "structured", "temperature", "concurrency", "requests_per_minute", "max_retry_after", "timeout", "max_retries", "device", "dtype",
             "batch_size", "spacy_model")
 NOT_ESTIMATED = {"--concurrency": "concurrency", "--rpm": "requests_per_minute", "--answer-retries": "answer_retries",
                  "--max-retry-after": "max_retry_after", "--device": "device", "--batch-size": "batch_size",
@@ -40,6 +40,11 @@ tokens with the tokenizer alone). --dtype is in a local model's answers' cache k
 @click.option("--base-url", metavar="URL", help="The server's URL (default: the provider's).")
 @click.option("--api-key-env", metavar="NAME", help="The environment variable holding the server's key [default: the "
                                                     "provider's; openai-compatible: none, no key sent].")
+@click.option("--structured", type=click.Choice(["json_schema", "json_object", "none"]),
+              help="HTTP: the answer's response_format: json_schema (gec-metrics'), json_object (any JSON object, "
+                   "for a server without JSON schemas) or none (the prompt alone asks) [default: json_schema].")
+@click.option("--temperature", type=FloatRange(0), help="HTTP: the sampling temperature sent [default: none sent, "
+                                                       "the server's].")
 @click.option("--max-requests", type=IntRange(0),
               help="Send at most this many requests (then stop cleanly; per worker process with -p).")
 @click.option("--answer-retries", type=IntRange(0), help="Times a bad answer is asked again [default: 2].")

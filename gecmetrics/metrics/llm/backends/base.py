@@ -28,9 +28,11 @@ def check_base_url(url: object) -> str:
     its trailing ``/``. Credentials (``user:password@``) and a query string or fragment are refused:
     they would not reach the server as meant, and the URL is printed in errors and signatures, so a
     key written there would be shown. The message never repeats those parts."""
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-        hidden = isinstance(url, str) and any(mark in url for mark in "@?#")  # it may hold a key
-        raise BackendError("base_url must be an http(s) URL" + ("" if hidden else f", not {shown(url)}"))
+    if not isinstance(url, str) or not url.lower().startswith(("http://", "https://")):
+        # (a URL given as bytes is shown as little: b'http://user:key@host' repeated the key)
+        hidden = isinstance(url, (str, bytes, bytearray)) and any(mark in str(url) for mark in "@?#")  # it may hold a key
+        raise BackendError("base_url must be an http(s) URL" + (" (a str)" if isinstance(url, (bytes, bytearray)) else "")
+                           + ("" if hidden else f", not {shown(url)}"))
     if any(c.isspace() or not c.isprintable() for c in url):  # sent as it is, it fails at every prompt
         raise BackendError("base_url holds a space or a control character (a URL has none: percent-encode it)")
     try:
@@ -47,7 +49,7 @@ def check_base_url(url: object) -> str:
                            "the request path /chat/completions is appended to it")
     if not parts.hostname:
         raise BackendError(f"base_url {url!r} has no host")
-    return url.rstrip("/")
+    return (parts.scheme + url[url.index(":"):]).rstrip("/")  # HTTPS://... as https://...
 
 
 @dataclass(frozen=True)

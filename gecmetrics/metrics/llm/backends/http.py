@@ -41,7 +41,7 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Sequence
 
-from ....errors import kind_of, plural
+from ....errors import kind_of, plural, shown
 from ..answers import compact_answer, response_format
 from .base import (KEY_VARIABLE, SYSTEM_MESSAGE, BackendError, ChatRequest, Completion, check_base_url,
                    estimate_tokens, settings_text, token_count)
@@ -373,10 +373,42 @@ def _check_request_options(seed: Any, temperature: Any, top_p: Any, extra_body: 
             raise BackendError(f"{name} must be a finite number >= 0 or None, not {value!r}")
     if extra_body is not None and (not isinstance(extra_body, dict) or not all(isinstance(k, str) for k in extra_body)):
         raise BackendError(f"extra_body must be a dict of request fields (names as strings), not {extra_body!r}")
+    try:  # (a set or bytes failed at the first request with a TypeError; NaN went as "NaN", no JSON)
+        json.dumps(extra_body, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise BackendError(f"extra_body must hold JSON values only (str, finite numbers, bool, None, lists, "
+                           f"dicts with str keys): {error}") from None
     if api_key_env is not None and (not isinstance(api_key_env, str) or not api_key_env):
         raise BackendError(f"api_key_env must be the name of an environment variable, not {kind_of(api_key_env)}")
     if requests_per_minute is not None and not _number(requests_per_minute):
         raise BackendError(f"requests_per_minute must be a positive number or None, not {requests_per_minute!r}")
+
+
+def _lasting_tls_failure(reason: object) -> bool:
+    """Whether a connection's TLS failure will fail every request alike: a certificate not
+    trusted, or https spoken to a port that speaks plain http (``WRONG_VERSION_NUMBER``)."""
+    import ssl
+
+    return isinstance(reason, ssl.SSLCertVerificationError) or \
+        (isinstance(reason, ssl.SSLError) and getattr(reason, "reason", None) == "WRONG_VERSION_NUMBER")
+
+
+def _tls_hint(reason: object) -> str:
+    import ssl
+
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return (" (the server's certificate is not trusted here: a self-signed one needs its CA in $SSL_CERT_FILE; "
+                "a server on this machine may be given as http://)")
+    return " (the port speaks plain http: give the base URL as http://)"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """A server's text as one line of a message: line ends and other control characters
+    (a terminal's escape codes among them) as one space each run, the ends stripped."""
+    return " ".join(_CONTROL.sub(" ", text).split())
 
 
 class OpenAICompatibleBackend:
@@ -404,19 +436,27 @@ class OpenAICompatibleBackend:
         for name, value, low in (("concurrency", concurrency, 1), ("max_retries", max_retries, 0)):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise BackendError(f"{name} must be an integer >= {low}, not {value!r}")
-        if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens < 1):
+        if max_tokens is not None and (not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1):
             raise BackendError(f"max_tokens must be a positive integer, not {max_tokens!r}")
         _check_request_options(seed, temperature, top_p, extra_body, api_key_env, requests_per_minute)
+        if system_message is not None and not isinstance(system_message, str):
+            raise BackendError(f"system_message must be a str or None, not {kind_of(system_message)}")
         for name, value in (("timeout", timeout), ("backoff", backoff), ("max_backoff", max_backoff),
                             ("max_retry_after", max_retry_after)):
             if not _number(value) or value < 0 or (name == "timeout" and value == 0):
                 raise BackendError(f"{name} must be a finite number of seconds "
                                    f"({'above' if name == 'timeout' else 'at least'} 0), not {value!r}")
+        if not isinstance(key_required, bool):
+            raise BackendError(f"key_required must be True or False, not {shown(key_required)}")
         self.model = model
         self.base_url = base_url
-        self.api_key_env = api_key_env
-        self._key = environment_key(api_key_env, key_required)
-        self._key_forms = _written_forms(self._key) if self._key else []  # what redact() looks for
+        self.api_key_env, self.key_required = api_key_env, key_required
+        self._lock = threading.Lock()
+        self._key_forms: dict[str, list[str]] = {}
+        """Every key read so far -> how a text may write it (what redact() looks for); in memory only."""
+        self.current_key()  # a missing or unsendable key fails here, before any work
+        # (as floats: temperature=0 and 0.0 are one request, and one cache key)
+        temperature, top_p = (None if value is None else float(value) for value in (temperature, top_p))
         self.structured, self.seed, self.temperature, self.top_p = structured, seed, temperature, top_p
         self.max_tokens, self.system_message = max_tokens, system_message
         self.extra_body = dict(extra_body or {})
@@ -430,7 +470,6 @@ class OpenAICompatibleBackend:
         """Whether the server sent any whole reply (a request whose attempts all time out before
         the first stops the run instead of waiting as long for every prompt)."""
         self.stats: Counter = Counter()
-        self._lock = threading.Lock()
         self._runs: set[_Run] = set()
         self._warned_plain_http = False
 
@@ -474,14 +513,27 @@ class OpenAICompatibleBackend:
         with self._lock:
             self.stats[what] += 1
 
+    def current_key(self) -> str | None:
+        """The key in ``$api_key_env`` now (:func:`environment_key`), read for every request: a key
+        rotated or unset in the process's environment is followed, never a copy of an old one."""
+        key = environment_key(self.api_key_env, self.key_required)
+        if key and key not in self._key_forms:
+            with self._lock:
+                self._key_forms[key] = _written_forms(key)
+        return key
+
+    def _forms(self) -> list[str]:
+        """How a text may write any key read so far, longest first (a key inside another's form)."""
+        with self._lock:
+            return sorted({form for forms in self._key_forms.values() for form in forms}, key=len, reverse=True)
+
     def redact(self, text: str, keep: int | None = None) -> str:
         """``text`` without the key (a server may echo the Authorization header, or a model the
         prompt's surroundings), then its first ``keep`` characters: cut after the key is gone,
         never before (a cut key would be missed). The key is found as written, as JSON writes
         it (``\\/`` for ``/``, ``\\uXXXX`` escapes) and percent-encoded (see :func:`_written_forms`)."""
-        if self._key:
-            for form in self._key_forms:
-                text = text.replace(form, "[key]")
+        for form in self._forms():
+            text = text.replace(form, "[key]")
         text = _BASIC.sub("Basic [credentials]", _BEARER.sub("Bearer [key]", text))
         return text if keep is None else text[:keep]
 
@@ -489,7 +541,11 @@ class OpenAICompatibleBackend:
         """Whether ``text`` (an answer) repeats the key: as :meth:`redact` finds it, or once its
         JSON escapes are decoded, in any mix (the answer's check decodes them and its messages
         quote the values: ``sk-L\\u0045AK...`` was shown as the key)."""
-        if self._key and (any(form in text for form in self._key_forms) or self._key in json_unescaped(text)):
+        if any(form in text for form in self._forms()):
+            return True
+        with self._lock:
+            keys = list(self._key_forms)
+        if keys and any(key in json_unescaped(text) for key in keys):
             return True
         return bool(_BEARER.search(text))
 
@@ -521,8 +577,9 @@ class OpenAICompatibleBackend:
         """One HTTP exchange: the decoded reply, :class:`_Transient` or :class:`BackendError`."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         url = f"{self.base_url}/chat/completions"
-        if self._key:
-            headers["Authorization"] = f"Bearer {self._key}"
+        key = self.current_key()
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
             self._warn_plain_http(url)
         data = json.dumps(body, ensure_ascii=False).encode()
         run = run or _Run()
@@ -533,6 +590,11 @@ class OpenAICompatibleBackend:
         try:
             with opener.open(urllib.request.Request(url, data, headers, method="POST")) as reply:
                 raw = reply.read(MAX_REPLY_BYTES + 1)
+                short = reply.length if len(raw) <= MAX_REPLY_BYTES else None  # (bytes its Content-Length
+                # promised that never came: read with a limit, http.client does not raise IncompleteRead)
+            if short:
+                self._count("connection_errors")
+                raise _Transient(f"connection lost: the reply ended {short} bytes short of its Content-Length")
             self.replied = True
         except urllib.error.HTTPError as error:
             self.replied = True
@@ -545,6 +607,9 @@ class OpenAICompatibleBackend:
                 self._count("timeouts")
                 raise _Transient(f"no whole reply within the {self.timeout:g} s deadline", timed_out=True) from None
             self._count("connection_errors")
+            if _lasting_tls_failure(error.reason):  # every request would fail alike: stop now
+                raise BackendError(self.redact(f"cannot connect securely to {self.base_url}: {error.reason}")
+                                   + _tls_hint(error.reason)) from None
             unreachable = isinstance(error.reason, (ConnectionRefusedError, socket.gaierror)) or \
                 getattr(error.reason, "errno", None) in (errno.EHOSTUNREACH, errno.ENETUNREACH)
             raise _Transient(self.redact(f"cannot connect: {error.reason}"), unreachable=unreachable) from None
@@ -568,7 +633,7 @@ class OpenAICompatibleBackend:
         """The reply to a non-2xx status: :class:`_Transient` (retried), :class:`BackendError`
         (the run stops) or a failed request."""
         try:
-            text = self.redact(error.read(4096).decode("utf-8", "replace"), 300).strip()
+            text = one_line(self.redact(error.read(4096).decode("utf-8", "replace")))[:300]
         except (OSError, http.client.HTTPException, _Stopped):
             text = ""
         finally:
@@ -588,7 +653,7 @@ class OpenAICompatibleBackend:
             elif error.code == 404:
                 hint = f" (check the model name {self.model!r} and base_url {self.base_url})"
             elif self.structured != "none":
-                hint = " (the server may not support this response_format: try structured=json_object or none)"
+                hint = " (the server may not support this response_format: try structured=json_object or none, --structured)"
             raise BackendError(f"{url}: HTTP {error.code}: {text}{hint}")
         return {_FAILED: f"HTTP {error.code}: {text}"}
 
