@@ -218,3 +218,14 @@ def test_a_corpus_keeps_one_string_per_sentence_and_per_correction(tmp_path):
     assert corpus.gold[1].source == blocks[1].source == "A big cat sleeps ." != corpus.sources[1]
     assert corpus.gold[0].edits[0].correction is corpus.gold[1].edits[0].correction == "small old"
     assert corpus.gold[1].edits[1].correction == "is sleeping"
+
+
+def test_a_gold_m2_starting_with_a_byte_order_mark_is_no_text_file(tmp_path):
+    """`gecmetric errant -r gold.m2` refused a gold M2 starting with a BOM as "plain text" (its
+    look at the first line kept the mark), where every reader drops it (SPEC 1)."""
+    from gecmetrics.io.m2 import looks_like_text
+
+    m2 = "S He go .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+    (tmp_path / "bom.m2").write_bytes(b"\xef\xbb\xbf" + m2.encode())
+    (tmp_path / "text").write_text("He go .\n")
+    assert not looks_like_text(str(tmp_path / "bom.m2")) and looks_like_text(str(tmp_path / "text"))

@@ -197,7 +197,10 @@ def _head_lines(path: str, max_lines: int) -> list[str]:
             lines = list(itertools.islice(file_lines(handle, path), max_lines))
     except OSError:
         return []
-    return [line.decode("utf-8", "replace").rstrip("\r\n") for line in lines]
+    lines = [line.decode("utf-8", "replace").rstrip("\r\n") for line in lines]
+    if lines:  # (a byte-order mark is dropped, as the reader drops it: SPEC 1)
+        lines[0] = lines[0].removeprefix("\ufeff")
+    return lines
 
 
 def _file_mode(path: str) -> int:
