@@ -440,9 +440,25 @@ def test_whitespace_warnings_come_in_the_metrics_order_whatever_the_hash_seed():
     import sys
 
     script = ("from gecmetrics.core.units import TextChecks\n"
-              "checks = TextChecks([('word', False, 4), ('char', False, 4), ('word', True, 2)])\n"
+              "checks = TextChecks([('word', False, 4, True), ('char', False, 4, False), ('word', True, 2, True)])\n"
               "checks.observe([('f', ['a\\u00a0b ', ' c  d'])])\n"
               "print(checks.warnings())\n")
     seen = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
     assert len(seen) == 1, seen
+
+
+def test_the_word_whitespace_warning_is_about_gec_ranking_alone():
+    """GREEN word warned that gec-ranking (Python 2) would split a no-break space otherwise: the
+    original GREEN is Python 3 (str.split), as ours; GLEU+ and the 2015 GLEU keep the warning."""
+    from gecmetrics import get_metric
+    from gecmetrics.metrics.running import text_checks
+
+    lines = ["a\u00a0b c", "d e"]
+    for names, warned in ((["green"], False), (["gleu"], True), (["gleu0"], True), (["green", "gleu"], True)):
+        checks = text_checks([get_metric(name) for name in names])
+        checks.observe([("hyp", lines)])
+        assert any("Python 2 did not split on" in line for line in checks.warnings()) is warned, names
+    checks = text_checks([get_metric("green", unit="char")])
+    checks.observe([("hyp", ["a  b"])])
+    assert any("whitespace other than single spaces" in line for line in checks.warnings())

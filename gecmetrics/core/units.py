@@ -110,9 +110,11 @@ def order_warning(n: int, longest_line: int, unit: str) -> str | None:
 class TextChecks:
     """What the whitespace and order warnings need, gathered chunk by chunk over whole files:
     per file and unit setting, the lines with troublesome whitespace; per unit setting, the
-    longest line. ``settings``: the (unit, normalize_space, n) of the n-gram metrics."""
+    longest line. ``settings``: the (unit, normalize_space, n, python2_words) of the n-gram
+    metrics, ``python2_words`` whether the metric's original split words as Python 2 did
+    (gec-ranking's GLEU: the word-mode warning is about it; GREEN is Python 3's ``str.split``)."""
 
-    def __init__(self, settings: Sequence[tuple[str, bool, int]]) -> None:
+    def __init__(self, settings: Sequence[tuple[str, bool, int, bool]]) -> None:
         self.settings = list(dict.fromkeys(settings))
         self.counts: dict[tuple[int, str, str, bool], int] = {}
         self.longest: dict[tuple[str, bool], int] = {}
@@ -122,12 +124,15 @@ class TextChecks:
 
     def observe(self, named_texts: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Count one chunk: (file name, its lines of the chunk) for every file."""
-        for unit, normalize_space in dict.fromkeys((u, s) for u, s, _ in self.settings):  # (in the metrics' order:
+        for unit, normalize_space in dict.fromkeys((u, s) for u, s, _, _ in self.settings):  # (in the metrics' order:
             # a set's order of str pairs changes with the process's hash seed, and so did the warnings' order)
-            enough = max(n for u, s, n in self.settings if (u, s) == (unit, normalize_space))
+            alike = [(n, py2) for u, s, n, py2 in self.settings if (u, s) == (unit, normalize_space)]
+            enough = max(n for n, _ in alike)
+            counted = unit != "word" or any(py2 for _, py2 in alike)
             for position, (name, lines) in enumerate(named_texts):
                 key = (position, name, unit, normalize_space)
-                self.counts[key] = self.counts.get(key, 0) + whitespace_count(lines, unit, normalize_space)
+                if counted:
+                    self.counts[key] = self.counts.get(key, 0) + whitespace_count(lines, unit, normalize_space)
                 so_far = self.longest.get((unit, normalize_space), 0)
                 if so_far < enough:
                     size = longest(lines, unit, normalize_space, enough)
@@ -137,5 +142,5 @@ class TextChecks:
         """The warning lines as the command line prints them, each once: whitespace per file and
         unit, then orders, then the metrics' notes."""
         lines = [whitespace_warning(name, unit, count) for (_, name, unit, _), count in self.counts.items()]
-        lines += [order_warning(n, self.longest.get((unit, normalize), 0), unit) for unit, normalize, n in self.settings]
+        lines += [order_warning(n, self.longest.get((unit, normalize), 0), unit) for unit, normalize, n, _ in self.settings]
         return [line for line in dict.fromkeys([*lines, *self.notes]) if line]

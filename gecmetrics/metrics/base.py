@@ -132,6 +132,9 @@ class Metric(ABC):
     M2 reader then accepts (an instance may decide by its settings: a property)."""
     column_setting: ClassVar[str | None] = None
     """The setting whose values are the columns (GREEN's ``beta``), if the metric has several."""
+    python2_words: ClassVar[bool] = False
+    """Whether the original tool split words as Python 2's ``str.split`` (gec-ranking's GLEU): a
+    word-mode run then warns about whitespace that Python 2 did not split on (SPEC 1)."""
     chunk_lines: ClassVar[int | None] = None
     """Sentences per chunk this metric prefers when a run is not told (None: the run's default):
     a slow metric (a parser, a model) takes small chunks, so that progress moves and workers

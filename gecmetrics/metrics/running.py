@@ -106,7 +106,7 @@ def text_checks(metrics: Sequence["Metric"]) -> "TextChecks":
     """The whitespace and order checks of the metrics' text units (fed chunk by chunk)."""
     from ..core.units import TextChecks
 
-    return TextChecks([(*unit, m.settings.n) for m in metrics if (unit := m.text_unit()) is not None])
+    return TextChecks([(*unit, m.settings.n, m.python2_words) for m in metrics if (unit := m.text_unit()) is not None])
 
 
 def text_hypotheses(corpus: Corpus) -> list[str]:

@@ -166,7 +166,7 @@ class _Task:
     metrics: list[Metric]
     source: Any
     names: list[str]
-    check_settings: list[tuple[str, bool, int]]
+    check_settings: list[tuple[str, bool, int, bool]]
     shown: list[str]
 
 

@@ -330,6 +330,7 @@ class GLEU(NgramMetric):
 
     name = "gleu"
     label = "GLEU+"
+    python2_words = True  # (gec-ranking is Python 2: SPEC 1)
     settings_class = GLEUSettings
     positional = ("variant", "n", "unit")
     result_class = GLEUResult

@@ -59,6 +59,7 @@ class GLEU2015(NgramMetric):
 
     name = "gleu0"
     label = "GLEU"
+    python2_words = True  # (gec-ranking is Python 2: SPEC 1)
     header = "GLEU0"
     settings_class = GLEU2015Settings
     result_class = GLEUResult
