@@ -185,3 +185,31 @@ def test_score_signature_says_how_the_m2_were_made(data_folder: str, tmp_path: P
     assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(m2))[0] == 0
     code, out, stderr = run_cli("cherrant", "compare", "-hyp", str(m2), "-ref", str(m2), "--json")
     assert code == 0 and "lang:" not in json.loads(out)[0]["signature"], stderr
+
+
+@pytest.mark.parametrize("pair, hypothesis", [("我[缺失成分]去\t我们去", "我们去"), ("好\t好的", "好的")])
+def test_chERRANTs_m2_of_a_hypothesis_with_a_missing_component_token_or_one_character(data_folder, tmp_path, pair,
+                                                                                     hypothesis):
+    """`compare --hyp-m2` refused ChERRANT's own M2 of the hypothesis ("with its edits applied
+    differs from line 1") when a sentence held the one token [缺失成分] or a one-character
+    source: a block was taken for characters only when every token was one character long."""
+    from gecmetrics.errors import InputError
+    from gecmetrics.io.corpus import read_corpus
+    from gecmetrics.io.m2 import read_m2
+
+    source = pair.split("\t")[0]
+    (tmp_path / "p.txt").write_text(f"1\t{pair}\n2\t你好\t你们好\n", encoding="utf-8")
+    (tmp_path / "s").write_text(f"{source}\n你好\n", encoding="utf-8")
+    (tmp_path / "h").write_text(f"{hypothesis}\n你们好\n", encoding="utf-8")
+    code, _, stderr = run_cli("cherrant", "m2", "-f", str(tmp_path / "p.txt"), "-o", str(tmp_path / "h.m2"))
+    assert code == 0, stderr
+    blocks = read_m2(str(tmp_path / "h.m2"), target_lines=True)
+    corpus = read_corpus(str(tmp_path / "s"), [], [str(tmp_path / "h")])
+    corpus.add_hypothesis_m2(str(tmp_path / "h"), blocks, "h.m2")
+    assert len(corpus.hypothesis_m2[str(tmp_path / "h")]) == 2
+    # a word-level block is still checked
+    (tmp_path / "wrong.m2").write_text("S He go .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    (tmp_path / "w").write_text("He go .\n", encoding="utf-8")
+    (tmp_path / "wh").write_text("He goes home .\n", encoding="utf-8")
+    with pytest.raises(InputError, match="with its edits applied differs from line 1"):
+        read_corpus(str(tmp_path / "w"), [], [str(tmp_path / "wh")], hypothesis_m2=[str(tmp_path / "wrong.m2")])

@@ -112,7 +112,7 @@ class Corpus:
         self.check_blocks(blocks, shown)
         text = self.hypotheses[name]
         if text and isinstance(text[0], str):
-            check_m2_text(blocks, text, shown, name, self.offset)
+            check_m2_text(blocks, text, self.sources, shown, name, self.offset)
         self.hypothesis_m2[name] = blocks
         if file_name is not None:
             self.names[f"m2 {name}"] = file_name
@@ -318,25 +318,26 @@ def _characters_of(tokens: list[str], line: str) -> bool:
     return len(tokens) <= len(line) and tokens == char_tokens(clean(line))
 
 
-def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], name: str, text_name: str, offset: int = 0) -> None:
+def check_m2_text(blocks: Sequence[Any], lines: Sequence[str], sources: Sequence[str], name: str, text_name: str,
+                  offset: int = 0) -> None:
     """A hypothesis's M2 blocks, applied, must give its text, token for token: M2 files given in
     another order than the text files are caught here (``offset``: sentences before these, for
     the numbers in messages). The edits are one annotator's (0): a second annotator's would be
-    scored as an alternative output that is not the text. Character-level blocks (ChERRANT's,
-    whose targets are converted to simplified characters and may hold several edit sets) are
+    scored as an alternative output that is not the text. Character-level blocks (ChERRANT's
+    character tokens of their source line, ``[缺失成分]`` one of them, a one-character source too;
+    their targets are converted to simplified characters and may hold several edit sets) are
     checked by their sources only."""
     from .m2_references import apply_edits  # M2 code only for corpora with M2
 
-    for k, (block, line) in enumerate(zip(blocks, lines), start=offset + 1):
+    for k, (block, line, source) in enumerate(zip(blocks, lines, sources), start=offset + 1):
         tokens = block.tokens
-        if any(edit.edit_set for edit in block.edits) or (len(tokens) > 1 and all(len(t) == 1 for t in tokens)
-                                                          and tokens != line.split()):
+        if any(edit.edit_set for edit in block.edits):
             continue
         other = next((annotator for annotator in block.annotators() if annotator != 0), None)
         if other is not None:
             raise InputError(f"sentence {k} has edits of annotator {other}: the M2 of a hypothesis text holds that "
                              f"text's edits, as annotator 0 ({text_name})", name, block.line or None)
-        if apply_edits(tokens, block.edits, name, block.line) != line.split():
+        if apply_edits(tokens, block.edits, name, block.line) != line.split() and not _characters_of(tokens, source):
             raise InputError(f"sentence {k} with its edits applied differs from line {k} of {text_name}",
                              name, block.line or None)
 
