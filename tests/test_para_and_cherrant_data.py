@@ -27,7 +27,17 @@ def test_para_lines_as_cherrant_reads_them() -> None:
 
 def test_para_crlf_and_byte_order_mark() -> None:
     records = parse_para("\ufeff1\t甲\t乙\r\n2\t丙\t丁\r\n", "x")
-    assert [r.targets for r in records] == [("乙\r",), ("丁",)]  # '\r' is whitespace: removed when annotated
+    assert [r.targets for r in records] == [("乙",), ("丁",)]  # (read in text mode, as ChERRANT reads it)
+
+
+def test_para_a_lone_cr_ends_a_line_as_in_python_text_mode() -> None:
+    """ChERRANT reads para files in text mode, where a lone CR ends a line: two sentences joined by
+    one were read as one record with three targets (its M2 written as one block, silently)."""
+    records = parse_para("1\t甲\t乙\r2\t丙\t丁。\n3\t戊\t己\r", "x")
+    assert [(r.source, r.targets, r.line) for r in records] == [("甲", ("乙",), 1), ("丙", ("丁。",), 2),
+                                                                 ("戊", ("己",), 3)]
+    with pytest.raises(InputError, match="^x:2: .*found 2 tab-separated fields"):
+        parse_para("1\t甲\t乙\r\t丙\n", "x")  # (ChERRANT: an IndexError)
 
 
 @pytest.mark.parametrize("text, line, message", [

@@ -1,8 +1,9 @@
 """ChERRANT's parallel input ("para") files: one sentence per line,
 ``id<TAB>source<TAB>target1[<TAB>target2 ...]`` in UTF-8.
 
-Read as ``parallel_to_m2.py`` reads them: the whole text is stripped of surrounding whitespace
-and split on ``\\n``, each line on tabs; the first field is an id (not used), the second the
+Read as ``parallel_to_m2.py`` reads them: in text mode (universal newlines: ``\\r\\n`` and a
+lone ``\\r`` end a line as ``\\n`` does), the whole text stripped of surrounding whitespace and
+split on ``\\n``, each line on tabs; the first field is an id (not used), the second the
 source, the others its targets (references, or one system output). Whitespace inside a sentence
 is not part of it at character level (it is removed when the sentence is annotated).
 
@@ -37,6 +38,8 @@ def parse_para(text: str, name: str = "<para>") -> list[ParaRecord]:
         raise InputError(NUL_MESSAGE, name, text.count("\n", 0, text.index("\0")) + 1)
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\r" in text:  # (Python's text mode, which ChERRANT reads with: a lone CR made two sentences one block)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     stripped = text.strip()
     if not stripped:
         raise InputError("has no sentences (expected lines id<TAB>source<TAB>target...)", name)
