@@ -229,3 +229,26 @@ def test_a_gold_m2_starting_with_a_byte_order_mark_is_no_text_file(tmp_path):
     (tmp_path / "bom.m2").write_bytes(b"\xef\xbb\xbf" + m2.encode())
     (tmp_path / "text").write_text("He go .\n")
     assert not looks_like_text(str(tmp_path / "bom.m2")) and looks_like_text(str(tmp_path / "text"))
+
+
+@pytest.mark.parametrize("source, span", [("He    go    home now .", "2 3"), ("Il vient \u00a0 ? Oui je viens .", "5 5"),
+                                          ("a \t b c", "2 3"), ("a b   c d", "3 4")])
+def test_a_span_after_a_run_of_spaces_in_the_s_line_is_refused(source, span):
+    """errant_parallel -tok numbers spaCy's token of a run of spaces (or a tab, a no-break space):
+    such an M2 read by the line's words put `goes` in place of `home` (`m2 refs`: `He go goes now
+    .`), silently; only spans past the end were refused."""
+    text = f"S {source}\nA {span}|||R:VERB|||x|||REQUIRED|||-NONE-|||0\n\n"
+    with pytest.raises(InputError, match=r"^x.m2:2: the span .* ends after a whitespace token \(a run of spaces, a tab "
+                                         r"or a no-break space standing alone\) of the 'S' line \(line 1\), after its "
+                                         r"first \d words?: errant_parallel -tok"):
+        parse_m2(text, "x.m2")
+
+
+def test_spans_before_a_run_of_spaces_and_plain_lines_are_read():
+    blocks = parse_m2("S a b   c\nA 0 1|||R:X|||z|||REQUIRED|||-NONE-|||0\nA 2 2|||M:X|||y|||REQUIRED|||-NONE-|||0\n"
+                      "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\nS  a b \nA 1 2|||R:X|||z|||REQUIRED|||-NONE-|||0\n\n"
+                      "S\n\n", "x.m2")
+    assert [len(block.edits) for block in blocks] == [3, 1, 0]
+    # two spaces, a tab or a no-break space between words separate them as str.split does (ERRANT, the M2 scorer)
+    blocks = parse_m2("S a  b\tc\u00a0d e\nA 4 5|||R:X|||z|||REQUIRED|||-NONE-|||0\n\n", "x.m2")
+    assert blocks[0].tokens == ["a", "b", "c", "d", "e"] and len(blocks[0].edits) == 1

@@ -1271,7 +1271,9 @@ EDIT_CHIPS = """
 def test_edits_are_drawn_on_their_words_whatever_the_spaces(chromium, tmp_path):
     """A source holding U+FEFF (a token for Python, a space for JavaScript), U+001F or U+0085 (the
     other way round): each edit is drawn on the word it changes (it was drawn on a neighbour)."""
-    sources = ["I like \ufeff green apples .", "She likes \x1f red apple .", "He likes\x85green apple ."]
+    sources = ["I like \ufeff green apples .", "She likes\x1fred apple .", "He likes\x85green apple ."]
+    # (U+001F between words, not standing alone between spaces: an M2 token of whitespace alone is
+    # errant_parallel -tok's numbering, which the M2 reader refuses)
     references = [["I like green apples .", "She likes red apples .", "He likes green apples ."]]
     gold_edits = [["A 2 3|||U:OTHER|||-NONE-|||REQUIRED|||-NONE-|||0"],
                   ["A 3 4|||R:NOUN:NUM|||apples|||REQUIRED|||-NONE-|||0"],

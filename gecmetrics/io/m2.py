@@ -24,7 +24,7 @@ from ..core.edits.blocks import (ALTERNATIVE_SEPARATOR, DELETION, FIELD_SEPARATO
                                  check_built_blocks, format_m2, normalize_correction, span_problem)
 from ..core.checks import check_count, check_flag
 from ..core.lines import sequence_problem
-from ..errors import InputError, kind_of, shown
+from ..errors import InputError, kind_of, plural, shown
 
 MAX_NUMBER_DIGITS = 18
 """Longest token offset or annotator id read as a number: longer ones are out of range anyway
@@ -36,6 +36,29 @@ _TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 _SPAN = re.compile(r"(-?[0-9]{1,18}) (-?[0-9]{1,18})")  # the common span; longer offsets: the checked path
 _SMALL_ANNOTATORS = {str(n): n for n in range(64)}
+_ODD_SPACING = re.compile(r"(?<=\S) {3,}(?=\S)|(?:^| )[^\S ]+(?= |$)")
+"""What ``errant_parallel -tok`` writes for a whitespace token of spaCy's, which its spans count
+and the line's words (``str.split``, as ERRANT and the M2 scorer read an 'S' line) do not: three
+spaces or more between words (the token of one or more spaces, joined by one on each side), or
+a token of other whitespace alone (`` \\u00a0 ``, `` \\t ``). Two spaces, or a no-break space
+inside a word (``a\\u00a0b``), are separators as ``str.split`` reads them."""
+
+
+def _words_before_odd_spacing(source: str, n_words: int) -> int | None:
+    """How many words of an 'S' line (of ``n_words``) come before its first :data:`_ODD_SPACING`
+    (None: none): spans that end there number the words alike whoever wrote them."""
+    if source.isprintable() and source.count(" ") + 1 == n_words:  # (single spaces alone: the common line, at once)
+        return None
+    found = _ODD_SPACING.search(source)
+    return None if found is None else len(source[:found.start()].split())
+
+
+def _spacing_error(edit: Edit, plain_words: int, source_line: int, name: str, line_number: int) -> InputError:
+    return InputError(f"the span {edit.start}-{edit.end} ends after a whitespace token (a run of spaces, a tab or a "
+                      f"no-break space standing alone) of the 'S' line{f' (line {source_line})' if source_line else ''}, after its first "
+                      f"{plural(plain_words, 'word')}: errant_parallel -tok numbers spaCy's token of such whitespace, the words "
+                      "of the line do not, so the span cannot be matched with them; collapse the text's spaces "
+                      "before annotating, or annotate without -tok", name, line_number)
 """Annotator fields written as ``str(n)``: those of every known M2 file (0, 1, ...)."""
 _intern = sys.intern  # the type, required and comment fields repeat over a file: one string object each
 
@@ -119,6 +142,7 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
     n_tokens = 0
     edit_set = 0
     s_alone = False
+    plain_words: int | None = None
     corrections: dict[str, str] = {}
     for line_number, line in enumerate(lines, start=first_line):
         if not isinstance(line, str):
@@ -134,12 +158,15 @@ def _m2_blocks(lines: Iterable[str], name: str, first_line: int, target_lines: b
                 raise InputError("'S' line inside a block (a blank line must separate blocks)", name, line_number)
             current = Block(line[2:], [], line_number)
             n_tokens = len(current.tokens)
+            plain_words = _words_before_odd_spacing(current.source, n_tokens)
             edit_set = 0
             s_alone = line == "S"
         elif line.startswith("A ") or line == "A":
             if current is None:
                 raise InputError("'A' line outside a block (no 'S' line before it)", name, line_number)
             edit = _parse_edit_line(line[2:], n_tokens, name, line_number, corrections)
+            if plain_words is not None and edit.end > plain_words:
+                raise _spacing_error(edit, plain_words, current.line, name, line_number)
             if s_alone and not current.edits:  # compare_m2 -v shows this line as the sentence
                 current.shown_source = line
             current.edits.append(dataclasses.replace(edit, edit_set=edit_set) if edit_set else edit)
