@@ -161,7 +161,7 @@ def test_write_failures(folder):
     with open("/dev/full", "w") as full:
         result = _run(folder, ["gleu", *N, "-o", "hyp", "--sentence", "-n", "2"], stdout=full)
     assert result.returncode == 1
-    assert result.stderr == "gecmetric: error: cannot write the output: No space left on device\n"
+    assert result.stderr == "gecmetric: error: cannot write to standard output: No space left on device\n"
     piped = subprocess.run(f"'{gecmetric_script()}' gleu -s src -r ref0 -o hyp src ref0 --sentence -n 2 | head -1",
                            shell=True, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT)
     assert piped.returncode == 0 and piped.stderr == "" and len(piped.stdout.splitlines()) == 1

@@ -29,9 +29,11 @@ def output_failed(err: OSError) -> int:
             pass
         return 0
     try:
-        where = f"{err.filename}: " if isinstance(err.filename, str) else ""  # a file the command wrote
+        where = f"{err.filename}: " if named else ""  # a file the command wrote
         why = "its reader closed the pipe before the end" if named and err.errno == errno.EPIPE else err.strerror
-        print(f"gecmetric: error: {where}cannot write the output: {why or err}", file=sys.stderr)
+        # (without a file's name, what failed is the command's printing)
+        what = "the output" if named or "standard output" in str(why) else "to standard output"
+        print(f"gecmetric: error: {where}cannot write {what}: {why or err}", file=sys.stderr)
     except OSError:
         pass
     return 1
