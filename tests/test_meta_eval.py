@@ -282,6 +282,21 @@ def test_read_system_scores(tmp_path: Path) -> None:
     assert (error.value.path, error.value.line) == (str(path), 3)
 
 
+def test_a_headerless_scores_file_is_named_after_it_and_a_pipe_metric(tmp_path: Path) -> None:
+    """``--scores <(cut ...)`` (/dev/fd/63) named its metric '63'."""
+    import os
+    import threading
+
+    (tmp_path / "m2.tsv").write_text("AMU\t0.5\nCAMB\t0.4\n")
+    assert list(read_system_scores(str(tmp_path / "m2.tsv"))) == ["m2"]
+    fifo = tmp_path / "63"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text("AMU\t0.5\nCAMB\t0.4\n"))
+    writer.start()
+    assert read_system_scores(str(fifo)) == {"metric": {"AMU": 0.5, "CAMB": 0.4}}
+    writer.join(10)
+
+
 # --------------------------------------------------------------------------- CLI
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -103,10 +104,19 @@ def read_system_scores(path: str) -> dict[str, dict[str, float]]:
     label = shown_path(path)
     lines = read_lines(path)
     if _headerless(lines):
-        metric = os.path.splitext(os.path.basename(path))[0] if path != "-" else SINGLE_METRIC_NAME
-        lines = [f"system\t{metric}"] + list(lines)
+        lines = [f"system\t{_file_metric_name(path)}"] + list(lines)
     table = parse_system_rows(lines, label)
     return {column: number_column(table, column, label) for column in table.header[1:]}
+
+
+def _file_metric_name(path: str) -> str:
+    """The metric of a headerless scores file: its name without the extension; ``metric`` for
+    standard input and for a pipe (``--scores <(...)`` is /dev/fd/63: it was named '63')."""
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = False
+    return os.path.splitext(os.path.basename(path))[0] if regular else SINGLE_METRIC_NAME
 
 
 def _headerless(lines: Sequence[str]) -> bool:
