@@ -618,9 +618,35 @@ def test_the_tsv_of_several_tests_names_each_rows_metric(tmp_path):
         metrics = [test["metric"] for test in json.loads(as_json.stdout)]
         per_table = 1 if name == "green" else 2
         assert len(tables[name]) == per_table * len(metrics) == per_table * 2
+        shown = metrics if name == "green" else ["GLEU+ f", "GREEN b2"]  # compare: its columns' labels
         for k, table in enumerate(tables[name]):
-            assert table[0][0] == "metric" and {row[0] for row in table[1:]} == {metrics[k // per_table]}, table
+            assert table[0][0] == "metric" and {row[0] for row in table[1:]} == {shown[k // per_table]}, table
     assert tables["green"][0][0][1:] == ["system", "score (x100)", "95% CI", "mean ± CI/2", "p-value"]
+
+
+def test_compares_tests_are_named_by_its_columns_and_bad_options_refused_before_scoring(tmp_path):
+    """Two settings of one metric (gleu and gleu-max, green and green-char) printed tables named
+    alike ('GLEU+' twice, 'GREEN beta=2' twice); --sort with a test was refused after the scoring
+    (6 s of ERRANT annotation at CoNLL-2014's size)."""
+    paths = write_corpus(tmp_path)
+    base = ["compare", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], paths["good"],
+            "--metrics", "gleu,gleu-max,green,green-char", "--paired-bs", "30"]
+    tsv = run_cli([*base, "--tsv"])
+    assert tsv.exit_code == 0, tsv.output
+    assert [block.splitlines()[1].split("\t")[0] for block in tsv.stdout.strip().split("\n\n")] == \
+        ["GLEU+ f", "GLEU+ max", "GREEN b2", "GREEN-char b2"]
+    text = run_cli(base)
+    assert [line.rsplit(": ", 1)[1] for line in text.stdout.splitlines() if line.startswith("Paired bootstrap")] == \
+        [f"{label}, baseline {paths['INPUT']}" for label in ("GLEU+ f", "GLEU+ max", "GREEN b2", "GREEN-char b2")]
+    import gecmetrics.cli.compare as command
+
+    def scored_anyway(*args, **kwargs):
+        raise AssertionError("scored before the options were checked")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(command.ScoringOptions, "run", scored_anyway)
+        refused = run_cli([*base, "--sort", "1"])
+    assert refused.exit_code == 2 and "--sort does not go with --paired-bs/--paired-ar" in refused.stderr
 
 
 def test_gleu_cli_seed_is_the_run_seed(tmp_path):

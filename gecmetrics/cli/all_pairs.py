@@ -11,7 +11,7 @@ from ..core.table import (ScoreFormat, all_pairs_legend, all_pairs_pairs_table, 
 from ..output.formats import render
 from .common import echo_json
 from .shared import chosen_format
-from .significance import chosen_test, formats_of, unique_names
+from .significance import chosen_test, formats_of, relabelled, unique_names
 
 if TYPE_CHECKING:  # imported when a test runs
     from ..core.resampling import Resampler
@@ -23,12 +23,14 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
                        digits: int = 2, as_json: bool = False, show_signature: bool = False,
                        conflicts: Mapping[str, bool] | None = None,
                        printed: ScoreFormat | Sequence[ScoreFormat] = ScoreFormat(),
-                       higher_is_better: Sequence[bool] | None = None) -> list[AllPairsResult]:
+                       higher_is_better: Sequence[bool] | None = None,
+                       labels: Sequence[str] | None = None) -> list[AllPairsResult]:
     """Test every pair of hypothesis files under each (resampler, per-file statistics) column,
     with the multiple-comparison ``correction`` (holm, bh, none), and print per column the
     systems with their clusters, the pairs with raw and adjusted p-values, and the clusters
     (``--all-pairs``; ``printed`` and ``conflicts`` as in :func:`run_paired_test_list`;
-    ``higher_is_better``: per column, the metric's direction, which orders the clusters)."""
+    ``higher_is_better``: per column, the metric's direction, which orders the clusters;
+    ``labels`` as there)."""
     method, samples = chosen_test(paired_bs, paired_ar, names, conflicts, "an all-pairs test needs at least two "
                                    "hypothesis files")
     from ..stats.multiple import all_pairs_test, check_correction
@@ -44,7 +46,7 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
         echo_json([result.to_dict(f.factor) for result, f in zip(results, formats)])
     else:
         blocks = []
-        for result, f in zip(results, formats):
+        for result, f in zip(relabelled(results, labels), formats):
             tables = [all_pairs_systems_table(result, digits, f), all_pairs_pairs_table(result, digits, f)]
             if fmt == "tsv":  # the tables alone, a blank line between them, each row naming its metric
                 blocks.append("\n\n".join(render(with_metric_column(t, result.metric), fmt) for t in tables))

@@ -18,7 +18,7 @@ from .metric_list import print_metric_list
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 from .all_pairs import run_all_pairs_list
-from .significance import run_paired_test_list
+from .significance import check_paired_options, run_paired_test_list
 from .context import in_run
 
 
@@ -79,18 +79,12 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     if correction is not None and not all_pairs:
         raise InputError("--correction is the correction of --all-pairs: give --all-pairs with it")
     check_distinct(hypotheses, "in -o: its rows (and a paired test of it against itself) could not be told apart")
+    conflicts = {"--sort": sort_column is not None, "--ranks": ranks, "--ranking": ranking is not None}
+    if out.paired:  # before any scoring (it was said after the annotation)
+        check_paired_options(out.paired_bs, out.paired_ar, conflicts)
     scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
     if out.paired:
-        formats = [ScoreFormat.of(metric, out.scale) for metric in scored.metrics for _ in metric.column_labels()]
-        conflicts = {"--sort": sort_column is not None, "--ranks": ranks, "--ranking": ranking is not None}
-        if all_pairs:
-            directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
-            run_all_pairs_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                               correction or "holm", out.digits, fmt == "json", out.show_signature,
-                               conflicts, formats, directions)
-            return
-        run_paired_test_list(column_tests(scored), list(hypotheses), out.paired_bs, out.paired_ar, out.seed or 0,
-                             out.digits, fmt == "json", out.show_signature, conflicts, formats)
+        _paired_tests(scored, list(hypotheses), out, all_pairs, correction, conflicts)
         return
     if out.sentence:
         echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")
@@ -104,3 +98,19 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     if out.show_signature:  # of what was printed: sentence scores say so, as a metric's command does
         for column in columns:
             click.echo(f"{column.label}\t{scores_signature(column.signature, sentence=out.sentence)}", err=True)
+
+
+def _paired_tests(scored, hypotheses: list[str], out: ScoringOptions, all_pairs: bool, correction: str | None,
+                  conflicts: dict[str, bool]) -> None:
+    """Each column's paired test (--all-pairs: of every pair), named by the column's label."""
+    formats = [ScoreFormat.of(metric, out.scale) for metric in scored.metrics for _ in metric.column_labels()]
+    labels = [column.label for column in metric_columns(scored.metrics, scored.references)[0]]
+    as_json = (out.format or "text") == "json"
+    if all_pairs:
+        directions = [bool(metric.higher_is_better) for metric in scored.metrics for _ in metric.column_labels()]
+        run_all_pairs_list(column_tests(scored), hypotheses, out.paired_bs, out.paired_ar, out.seed or 0,
+                           correction or "holm", out.digits, as_json, out.show_signature, conflicts, formats,
+                           directions, labels)
+    else:
+        run_paired_test_list(column_tests(scored), hypotheses, out.paired_bs, out.paired_ar, out.seed or 0,
+                             out.digits, as_json, out.show_signature, conflicts, formats, labels)

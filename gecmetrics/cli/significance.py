@@ -2,6 +2,7 @@
 the paired test's table (the test itself is :mod:`gecmetrics.stats.significance`)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import click
@@ -65,12 +66,15 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
                          paired_bs: int | None, paired_ar: int | None, seed: int, digits: int = 2,
                          as_json: bool = False, show_signature: bool = False,
                          conflicts: Mapping[str, bool] | None = None,
-                         printed: ScoreFormat | Sequence[ScoreFormat] = ScoreFormat()) -> list[PairedTestResult]:
+                         printed: ScoreFormat | Sequence[ScoreFormat] = ScoreFormat(),
+                         labels: Sequence[str] | None = None) -> list[PairedTestResult]:
     """Run each (resampler, per-file statistics) paired test and print a table each.
 
     ``conflicts`` names options that do not go with a paired test (e.g. ``--sentence``);
     ``printed``: how the tested metric's scores print (``ScoreFormat.of(metric, scale)``: x100 or
-    as fractions, as its tool rounds them), or one per test."""
+    as fractions, as its tool rounds them), or one per test; ``labels``: the tests' names in the
+    tables in place of their metrics' (``compare``'s column labels: two GLEU+ settings printed two
+    tables of 'GLEU+')."""
     method, samples = chosen_test(paired_bs, paired_ar, names, conflicts)
     from ..stats.significance import paired_test_from_statistics
 
@@ -79,18 +83,24 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
                for r, statistics in tests]
     formats = formats_of(printed, len(results))
     fmt = "json" if as_json else chosen_format("text")
+    shown = relabelled(results, labels)  # (JSON keeps the metric's name, beside the signature that tells them apart)
     if fmt == "json":
         echo_json([result.to_dict(f.factor) for result, f in zip(results, formats)])
     elif fmt == "tsv":  # the tables alone, one per test, a blank line between them, each row naming its metric
         click.echo("\n\n".join(render(with_metric_column(paired_test_table(result, digits, f), result.metric), fmt)
-                               for result, f in zip(results, formats)))
+                               for result, f in zip(shown, formats)))
     else:
         click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, f), fmt),
-                                           PAIRED_TEST_LEGEND]) for result, f in zip(results, formats)))
+                                           PAIRED_TEST_LEGEND]) for result, f in zip(shown, formats)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)
     return results
+
+
+def relabelled(results: list, labels: Sequence[str] | None) -> list:
+    """Test results named by ``labels`` (one each), or as they are."""
+    return results if labels is None else [dataclasses.replace(r, metric=label) for r, label in zip(results, labels)]
 
 
 def chosen_test(paired_bs: int | None, paired_ar: int | None, names: Sequence[str],
