@@ -5,6 +5,7 @@ numbers and the CLI."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -761,3 +762,20 @@ def test_paired_test_in_chunks_is_the_paired_test_at_once(conll14, conll_systems
     monkeypatch.setattr(significance, "BOOTSTRAP_CHUNK_BYTES", 16 * len(sources) * 17)
     assert len(list(significance.bootstrap_chunks(len(sources), 120, 0))) == 8
     assert [r.systems for r in tests()] == [r.systems for r in whole]
+
+
+def test_a_file_named_like_a_repeated_files_second_name_keeps_its_row(tmp_path):
+    """`green -c AMU AMU 'AMU (2)' --paired-bs` printed two rows: the second AMU was named 'AMU
+    (2)', the file of that name replaced it, and a system left the table silently."""
+    from gecmetrics.cli.significance import unique_names
+
+    assert unique_names(["A", "A", "A (2)"]) == ["A", "A (3)", "A (2)"]
+    assert unique_names(["A (2)", "A", "A", "A"]) == ["A (2)", "A", "A (3)", "A (4)"]
+    paths = write_corpus(tmp_path)
+    other = tmp_path / f"{Path(paths['good']).name} (2)"
+    other.write_text(Path(paths["INPUT"]).read_text())
+    done = run_cli(["green", "-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-c", paths["good"], paths["good"],
+                    str(other), "--paired-bs", "30", "--tsv"])
+    assert done.exit_code == 0, done.output
+    assert [line.split("\t")[1] for line in done.stdout.splitlines()[1:]] == \
+        [paths["good"], f"{paths['good']} (3)", str(other)]

@@ -42,12 +42,23 @@ def significance_options(add_seed: bool = True) -> Callable:
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
-    """The file names as given, a file given twice getting ' (2)', ' (3)' ... appended."""
+    """The file names as given, a file given twice getting ' (2)', ' (3)' ... appended: the
+    first number that names no file given (a file named 'AMU (2)' beside AMU given twice took
+    that name's place, and a system was left out of the table)."""
+    taken = set(names)
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+        if name not in seen:
+            seen[name] = 1
+            out.append(name)
+            continue
+        number = seen[name] + 1
+        while f"{name} ({number})" in taken:
+            number += 1
+        seen[name] = number
+        taken.add(f"{name} ({number})")
+        out.append(f"{name} ({number})")
     return out
 
 
