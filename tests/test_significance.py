@@ -779,3 +779,21 @@ def test_a_file_named_like_a_repeated_files_second_name_keeps_its_row(tmp_path):
     assert done.exit_code == 0, done.output
     assert [line.split("\t")[1] for line in done.stdout.splitlines()[1:]] == \
         [paths["good"], f"{paths['good']} (3)", str(other)]
+
+
+def test_latex_of_paired_tests_keeps_its_prose_in_comments(tmp_path):
+    """The title, legend and clusters around the tables were raw text in the LaTeX output: a
+    system named A_M%U&.100 broke the document (_ outside math mode, % cutting the line)."""
+    paths = write_corpus(tmp_path)
+    odd = tmp_path / "A_M%U&.100"
+    odd.write_text(Path(paths["good"]).read_text())
+    base = ["-s", paths["src"], "-r", paths["ref0"], paths["ref1"], "-o", paths["INPUT"], str(odd), "--paired-bs", "30",
+            "--latex"]
+    for args in (["compare", *base], ["compare", *base, "--all-pairs"], ["gleu", *base]):
+        done = run_cli(args)
+        assert done.exit_code == 0, done.output
+        lines = done.stdout.strip().splitlines()
+        prose = [line for line in lines if line and not line.startswith(("\\", "%")) and " & " not in line]
+        assert prose == [], prose
+        assert any(line.startswith("% Paired bootstrap resampling") for line in lines)
+        assert all("A_M%U&.100" not in line or line.startswith("% ") for line in lines)

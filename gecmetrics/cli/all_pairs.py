@@ -8,7 +8,7 @@ import click
 
 from ..core.table import (ScoreFormat, all_pairs_legend, all_pairs_pairs_table, all_pairs_systems_table,
                           all_pairs_title, clusters_line, with_metric_column)
-from ..output.formats import render
+from ..output.formats import prose, render
 from .common import echo_json
 from .shared import chosen_format
 from .significance import chosen_test, formats_of, relabelled, unique_names
@@ -51,8 +51,8 @@ def run_all_pairs_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names: 
             if fmt == "tsv":  # the tables alone, a blank line between them, each row naming its metric
                 blocks.append("\n\n".join(render(with_metric_column(t, result.metric), fmt) for t in tables))
             else:
-                blocks.append("\n".join([all_pairs_title(result), *(render(t, fmt) for t in tables), clusters_line(result),
-                                          all_pairs_legend(result)]))
+                blocks.append("\n".join([prose(all_pairs_title(result), fmt), *(render(t, fmt) for t in tables),
+                                          prose(clusters_line(result), fmt), prose(all_pairs_legend(result), fmt)]))
         click.echo("\n\n".join(blocks))
     if show_signature:
         for result in results:

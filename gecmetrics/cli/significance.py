@@ -9,7 +9,7 @@ import click
 
 from ..errors import InputError
 from ..core.table import PAIRED_TEST_LEGEND, ScoreFormat, paired_test_table, paired_test_title, with_metric_column
-from ..output.formats import render
+from ..output.formats import prose, render
 from ..stats import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:  # imported when a test runs
@@ -101,8 +101,9 @@ def run_paired_test_list(tests: Sequence[tuple[Resampler, Sequence[Any]]], names
         click.echo("\n\n".join(render(with_metric_column(paired_test_table(result, digits, f), result.metric), fmt)
                                for result, f in zip(shown, formats)))
     else:
-        click.echo("\n\n".join("\n".join([paired_test_title(result), render(paired_test_table(result, digits, f), fmt),
-                                           PAIRED_TEST_LEGEND]) for result, f in zip(shown, formats)))
+        click.echo("\n\n".join("\n".join([prose(paired_test_title(result), fmt),
+                                           render(paired_test_table(result, digits, f), fmt),
+                                           prose(PAIRED_TEST_LEGEND, fmt)]) for result, f in zip(shown, formats)))
     if show_signature:
         for result in results:
             click.echo(result.signature, err=True)

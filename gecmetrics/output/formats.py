@@ -145,6 +145,15 @@ def _latex(table: Table, notes: bool) -> str:
     return "\n".join(lines)
 
 
+def prose(text: str, fmt: str) -> str:
+    """A line of text printed beside tables (a test's title, its legend, the clusters) as the
+    format takes it: in LaTeX a comment per line (raw, a cluster's '{A_B%C}' broke the document),
+    as it is in every other format."""
+    if fmt != "latex":
+        return text
+    return "\n".join("% " + escaped_cell(line, backslash=False) for line in text.splitlines())
+
+
 def _json(table: Table, notes: bool) -> str:
     if table.data is not None:
         return dumps(table.data)
