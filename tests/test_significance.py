@@ -797,3 +797,14 @@ def test_latex_of_paired_tests_keeps_its_prose_in_comments(tmp_path):
         assert prose == [], prose
         assert any(line.startswith("% Paired bootstrap resampling") for line in lines)
         assert all("A_M%U&.100" not in line or line.startswith("% ") for line in lines)
+
+
+def test_gleus_sampled_resampler_refuses_statistics_that_are_no_counts():
+    """GLEU+'s default resampler (gec-ranking's draws) tested negated counts as if they were
+    GLEU+'s (p = 0.0196, a 'significant' result); GLEU max and GREEN refused them."""
+    sources, refs = ["a b c d", "e f g h"], [["a b c d", "e f g x"], ["a b x d", "e f g h"]]
+    metric = GLEU(iterations=5)
+    a, b = metric.corpus_statistics(sources, refs, sources), metric.corpus_statistics(sources, refs, ["a b c", "e f"])
+    for given in (-b, b[:0], b.astype(np.float64) + 0.5):
+        with pytest.raises(InputError, match="statistics are counts, and some are not whole numbers >= 0|hold no sentence"):
+            paired_test_from_statistics(metric.resampler(0, 2), {"a": a, "b": given}, samples=20)

@@ -39,7 +39,8 @@ class SampledGLEUResampler(Resampler):
         self._columns = metric.layout.scored
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        statistics = self.metric.check_statistics(statistics, self.references)  # the draws are of that many references
+        # counts of that many references (the draws are of them; negated counts were tested as if they were)
+        statistics = self.metric.check_statistics(self.metric.check_statistic_values(statistics), self.references)
         return compact_rows(np.asarray(statistics, dtype=np.float64)[:, :, self._columns])
 
     def size(self, prepared: np.ndarray) -> int:
