@@ -258,10 +258,10 @@ def check_sentences(sentences: int, method: str) -> None:
 def check_draws(samples: int, sentences: int) -> None:
     """Resamples x sentences within :data:`MAX_RESAMPLED_SENTENCES` (checked before drawing)."""
     if samples * sentences > MAX_RESAMPLED_SENTENCES:
-        raise InputError(f"{samples:,} resamples of {sentences:,} sentences are {samples * sentences:,} draws, "
-                         f"more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats.significance."
-                         f"MAX_RESAMPLED_SENTENCES): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
-                         "resamples for this corpus")
+        raise InputError(f"{samples:,} resamples (or randomization trials) of {sentences:,} sentences are "
+                         f"{samples * sentences:,} draws, more than {MAX_RESAMPLED_SENTENCES:,} (gecmetrics.stats."
+                         f"significance.MAX_RESAMPLED_SENTENCES): at most {MAX_RESAMPLED_SENTENCES // sentences:,} "
+                         "for this corpus")
 
 
 
