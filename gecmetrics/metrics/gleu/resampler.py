@@ -40,7 +40,7 @@ class SampledGLEUResampler(Resampler):
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
         # counts of that many references (the draws are of them; negated counts were tested as if they were)
-        statistics = self.metric.check_statistics(self.metric.check_statistic_values(statistics), self.references)
+        statistics = self.metric.check_statistic_values(self.metric.check_statistics(statistics, self.references))
         return compact_rows(np.asarray(statistics, dtype=np.float64)[:, :, self._columns])
 
     def size(self, prepared: np.ndarray) -> int:
