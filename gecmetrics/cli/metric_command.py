@@ -33,7 +33,17 @@ def metric_command_names() -> list[str]:
 
     with warnings.catch_warnings():  # --help lists outside the group's invoke: its warnings in one line too
         warnings.showwarning = one_line_warning
-        return [info.name for info in list_metrics() if info.name not in COMMAND_MODULES]
+        infos = list_metrics()
+        for info in infos:  # (it was shadowed without a word: `gecmetric demo` ran the demo)
+            if info.entry_point and info.name in COMMAND_MODULES and info.name not in _WARNED:
+                _WARNED.add(info.name)
+                warnings.warn(f"metric entry point {info.entry_point} has no command of its own: {info.name!r} is a "
+                              f"gecmetric command; use it with --metrics {info.name} (compare, report, meta-eval)")
+        return [info.name for info in infos if info.name not in COMMAND_MODULES]
+
+
+_WARNED: set[str] = set()
+"""The plugins named like a command that were warned about (once a run)."""
 
 
 def metric_command(name: str) -> click.Command | None:
@@ -49,7 +59,7 @@ def metric_command(name: str) -> click.Command | None:
 def _description(name: str) -> str:
     from ..metrics.registry import metric_info
 
-    return metric_info(name).summary
+    return metric_info(name).summary.rstrip(".")  # (the help adds the period: a docstring's own made '..')
 
 
 # ----------------------------------------------------------------------------- generated commands

@@ -132,7 +132,7 @@ def _signature(metric: Any, references: int, report: Any) -> Any:
 
 def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:
     with reducer_threads(check_jobs(jobs)):  # -p N also shares out a reduction that can use threads
-        return [[m.score_of(n, s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
+        return [[m.score_of(n, s, scored.references) for m, s in zip(metrics, scored.statistics[n])] for n in names]
 
 
 def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:

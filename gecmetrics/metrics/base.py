@@ -450,17 +450,21 @@ class Metric(ABC):
             raise InputError(f"{self.display_name}: prepared must be what its prepare() returned, got "
                              f"{type(prepared).__name__}", "prepared")
 
-    def score_of(self, name: str, statistics: Any) -> Result:
+    def score_of(self, name: str, statistics: Any, references: int | None = None) -> Result:
         """:meth:`score` of the hypothesis ``name``: a refusal that names no file names it (an
         LLM judge's hypothesis without any scored sentence has no score); a score that is not a
         finite number is refused (a plugin's NaN printed ``nan``), and a plugin's own error is
-        one line (:func:`~gecmetrics.metrics.plugin_guard.plugin_errors`)."""
+        one line (:func:`~gecmetrics.metrics.plugin_guard.plugin_errors`). ``references``: the
+        number of reference sets the run read, signed where :meth:`references_in` cannot tell it
+        from the statistics, as the run's tables sign it (a plugin's result lacked their ``refs:N``)."""
         import math
 
         with self.naming(name):
             with plugin_errors(self, "score"):
                 result = self.score(statistics)
                 scores = [float(x) for x in result.scores]
+                if references is not None and self.references_in(statistics) is None:
+                    result.signature = self.signature(references)
         bad = next((x for x in scores if not math.isfinite(x)), None)
         if bad is not None:
             raise InputError(f"metric {self.display_name} gives a score of {bad} (not a finite number): its statistics "
@@ -584,8 +588,9 @@ class Metric(ABC):
         from .running import HYPOTHESIS
 
         metric = self.for_call(cache)
-        return metric.score_of(HYPOTHESIS, metric.corpus_statistics(sources, references, hypothesis, systems=systems,
-                                                                    prepared=prepared))
+        statistics = metric.corpus_statistics(sources, references, hypothesis, systems=systems, prepared=prepared)
+        counted = len(references) if self.reference_kind == TEXT and isinstance(references, (list, tuple)) else None
+        return metric.score_of(HYPOTHESIS, statistics, counted)
 
     def sentence_scores(self, sources: Sequence[str] | None, references: Any, hypothesis: Sequence[Any],
                         prepared: Any = None, *,

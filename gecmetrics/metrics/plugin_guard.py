@@ -21,27 +21,30 @@ def is_plugin(cls: type) -> bool:
 
 
 @contextmanager
-def plugin_errors(metric: "Metric", step: str) -> Iterator[None]:
+def plugin_errors(metric: "Metric | type[Metric]", step: str, name: str | None = None) -> Iterator[None]:
     """An error inside a plugin metric's own code (a class from outside gecmetrics) as one
     :class:`InputError` naming the plugin, the step and the error: not a traceback through the
     engine that looks like gecmetrics' (the CLI prints one line; a built-in metric's bug still
-    shows its traceback)."""
+    shows its traceback). ``metric`` is the object, or its class while one is being made (its
+    ``__init__``, its settings' parsers and checks), then called ``name``."""
     try:
         yield
     except InputError:
         raise
     except Exception as err:  # noqa: BLE001 - any error of code that is not ours
-        cls = type(metric)
-        if not is_plugin(cls):
+        cls = metric if isinstance(metric, type) else type(metric)
+        if not is_plugin(cls) and not is_plugin(cls.settings_class):
             raise
-        raise InputError(f"plugin metric {metric.display_name} ({cls.__module__}.{cls.__qualname__}) failed in "
+        shown = name or (cls.name or cls.__name__ if isinstance(metric, type) else metric.display_name)
+        raise InputError(f"plugin metric {shown} ({cls.__module__}.{cls.__qualname__}) failed in "
                          f"{step}: {type(err).__name__}: {err}") from err
 
 
 def guarded_hook(method: Callable[..., Any], step: str) -> Callable[..., Any]:
     """A plugin's protocol method ``step``, its errors made one line by :func:`plugin_errors`.
-    ``score_from_sums`` must give numbers: its value is made a float array there (a text score
-    failed later, inside NumPy, in whatever called it)."""
+    ``score_from_sums`` must give numbers, one per summed row: its value is made a float array
+    of the sums' leading shape there (a text score failed later, inside NumPy, in whatever called
+    it)."""
     @functools.wraps(method)
     def guarded(self: "Metric", *args: Any, **kwargs: Any) -> Any:
         with plugin_errors(self, step):
@@ -52,6 +55,12 @@ def guarded_hook(method: Callable[..., Any], step: str) -> Callable[..., Any]:
         import numpy as np
 
         with plugin_errors(self, step):
-            return np.asarray(method(self, *args, **kwargs), dtype=np.float64)
+            scores = np.asarray(method(self, *args, **kwargs), dtype=np.float64)
+            sums = np.shape(args[0] if args else kwargs.get("sums"))
+            if scores.shape != sums[:-1]:  # (a vector per sum was averaged into the score, a scalar for
+                # every resample made a point interval: wrong numbers without a word)
+                raise ValueError(f"it gave scores of shape {scores.shape} for summed rows of shape {sums}: it maps "
+                                 "summed rows (..., K) to one score each, shape (...)")
+            return scores
 
     return guarded_numbers if step == "score_from_sums" else guarded

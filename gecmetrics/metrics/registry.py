@@ -24,6 +24,7 @@ from ..errors import InputError, kind_of, shown
 from ..core.lines import unordered
 from . import names
 from .names import NAME, NAME_RULE, MetricInfo, preset_of, registered_name, table as _table
+from .plugin_guard import plugin_errors
 
 _WARNED: set[str] = set()
 """The unusable plugins a listing has warned about (once per process)."""
@@ -180,8 +181,8 @@ def get_metric(name: str, **config: Any):
                 and not getattr(infos[canonical].parse, "reads_paths", False):
             raise InputError(f"metric {name!r} takes one {canonical}, got {len(value.split('/'))}")
         values[canonical] = value
-    metric = info.cls(**values)
-    return metric
+    with plugin_errors(info.cls, "making it (its __init__ or its settings' parsers)", info.name):
+        return info.cls(**values)
 
 
 def settings_beyond(metric: Any, name: str | None) -> list[tuple[str, Any]]:

@@ -13,7 +13,7 @@ from ..errors import InputError, LineRefused, kind_of, plural
 from ..io.corpus import Corpus
 from ..io.text import check_named
 from ..kinds import M2, NONE, TEXT
-from .plugin_guard import plugin_errors
+from .plugin_guard import is_plugin, plugin_errors
 from .results import compact
 
 if TYPE_CHECKING:
@@ -36,14 +36,25 @@ def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -
     """A metric's statistics of one hypothesis on a chunk of ``sentences`` sentences, checked
     before they are joined and reduced: an array must hold numbers, a row per sentence, none
     infinite (a plugin's statistics a row short gave a silently wrong score, an infinite count a
-    0.00, an array of objects a NumPy traceback). A metric's own statistics object (ERRANT's, ...)
-    is its own class's business."""
+    0.00, an array of objects a NumPy traceback), and so must a plugin's list (a ragged one was a
+    NumPy traceback, one a row short scored without a word). A metric's own statistics object
+    (ERRANT's, ...) is its own class's business."""
     import numbers
 
     import numpy as np
 
     problem = None
-    if isinstance(rows, np.ndarray):
+    if isinstance(rows, (list, tuple)) and is_plugin(type(metric)):  # (a list is checked as the array it makes)
+        try:
+            array = np.asarray(rows, dtype=np.float64)
+        except (TypeError, ValueError):
+            problem = "a list that makes no table of numbers (rows of different lengths, or values that are no numbers)"
+        else:
+            if array.ndim == 0 or array.shape[0] != sentences:
+                problem = f"a list of {plural(len(rows), 'row')} for {plural(sentences, 'sentence')} (a row per sentence)"
+            elif np.isinf(array).any():
+                problem = "a list with infinite values"
+    elif isinstance(rows, np.ndarray):
         if rows.dtype.kind not in "biuf":
             problem = f"an array of {rows.dtype}, not of numbers"
         elif rows.ndim == 0 or rows.shape[0] != sentences:

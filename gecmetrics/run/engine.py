@@ -76,7 +76,7 @@ class Scored:
         key = (name, k)
         if key not in self._results:
             with reducer_threads(self.jobs):
-                self._results[key] = self.metrics[k].score_of(name, self.statistics[name][k])
+                self._results[key] = self.metrics[k].score_of(name, self.statistics[name][k], self.references)
         return self._results[key]
 
     def results(self) -> dict[str, list[Result]]:
