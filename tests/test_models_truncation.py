@@ -270,3 +270,56 @@ def test_a_bertscore_reward_counts_each_cut_completion_once(models, caplog):
     alone = [float(np.asarray(metric.sentence_scores(None, [r], [c]).scores).reshape(3, -1)[2][0])
              for c, r in zip(completions, references)]
     np.testing.assert_allclose(values, alone, rtol=0, atol=1e-6)
+
+
+def test_a_tokenizer_without_model_max_length_is_cut_at_the_model_s_positions(models, tmp_path):
+    """A tokenizer folder that sets no ``model_max_length`` (transformers then says 1e30) let a
+    text longer than the model's 512 positions reach it: BERTScore and PT-M2 ended in a
+    traceback (``The size of tensor a (...) must match the size of tensor b (512)``). Now the text
+    is cut at the model's positions, with the usual note, and the numbers are those of the same
+    model whose tokenizer says 512."""
+    import json
+    import shutil
+
+    encoder = models["impara"] / "se"
+    unset = tmp_path / "unset"
+    shutil.copytree(encoder, unset)
+    config = json.loads((unset / "tokenizer_config.json").read_text(encoding="utf-8"))
+    del config["model_max_length"]
+    (unset / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    long_hypothesis = words(1500)
+    paths = write_files(tmp_path, {"src": ["A b .", "C d ."], "ref": ["A b .", "C d ."],
+                                   "hyp": ["A b .", long_hypothesis]})
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S A b .\n\nS C d .\nA 0 1|||R:NOUN|||E|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    gold = str(gold)
+    outputs = []
+    for folder in (encoder, unset):
+        code, out, err = run_cli("--no-cache", "bertscore", "-s", paths["src"], "-r", paths["ref"], "-o",
+                                 paths["hyp"], "--model", str(folder), "--layer", "2", "--device", "cpu", "--tsv")
+        assert code == 0 and f"truncated to 512, as bert_score does: 1 of {paths['hyp']}" in err, err
+        outputs.append(out.splitlines()[1])
+        metric = get_metric("bertscore", model=str(folder), layer=2, device="cpu")
+        with pytest.warns(InputNote, match="1 of hypothesis"):
+            assert metric.corpus_score(None, [["A b .", "C d ."]], ["A b .", long_hypothesis]).score > 0
+        code, out, err = run_cli("--no-cache", "pt-m2", "-s", gold, "-o", paths["hyp"], "--model", str(folder),
+                                 "--layer", "2", "--baseline", "none", "--device", "cpu")
+        assert code == 0 and "truncated to 512, as bert_score does: 1 of " in err, err
+        outputs.append(out.splitlines()[1])
+    assert outputs[:2] == outputs[2:]  # BERTScore and PT-M2 alike
+
+
+def test_the_text_limit_is_the_tokenizer_s_within_the_model_s_positions():
+    """The limit is the tokenizer's ``model_max_length`` where it is smaller, else the model's
+    positions less a RoBERTa-style padding offset (positions start after the padding index)."""
+    from types import SimpleNamespace
+
+    from gecmetrics.core.models.loading import text_limit
+
+    bert = SimpleNamespace(config={"max_position_embeddings": 512})
+    assert text_limit(SimpleNamespace(model_max_length=int(1e30)), bert) == 512
+    assert text_limit(SimpleNamespace(model_max_length=128), bert) == 128
+    roberta = SimpleNamespace(config=SimpleNamespace(max_position_embeddings=514),
+                              embeddings=SimpleNamespace(padding_idx=1))
+    assert text_limit(SimpleNamespace(model_max_length=int(1e30)), roberta) == 512
+    assert text_limit(SimpleNamespace(model_max_length=None), SimpleNamespace(config={})) == 512

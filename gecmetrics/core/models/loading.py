@@ -549,6 +549,22 @@ def _cached_weights(transformers: Any, name: str) -> str | None:
     return None
 
 
+def text_limit(tokenizer: Any, model: Any) -> int:
+    """The most tokens of a text the model reads: the tokenizer's ``model_max_length`` (bert_score's
+    limit), never more than the model's positions (``max_position_embeddings``, less the padding
+    offset of RoBERTa-style embeddings). A tokenizer folder that sets no ``model_max_length`` has
+    transformers' 1e30: a longer text then failed inside the model with a tensor size error."""
+    limit = min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9)
+    config = model.config
+    positions = config.get("max_position_embeddings") if isinstance(config, dict) else \
+        getattr(config, "max_position_embeddings", None)
+    if isinstance(positions, int) and not isinstance(positions, bool) and positions > 0:
+        padding = getattr(getattr(model, "embeddings", None), "padding_idx", None)
+        offset = padding + 1 if isinstance(padding, int) and not isinstance(padding, bool) else 0
+        limit = min(limit, max(positions - offset, 2))
+    return int(limit)
+
+
 def load_model(name: str, num_layers: int | None = None, device: str | None = None,
                source: str | None = None) -> LoadedModel:
     """Load a tokenizer and encoder by hub name or local folder, cut after ``num_layers``
@@ -571,7 +587,7 @@ def load_model(name: str, num_layers: int | None = None, device: str | None = No
         tokenizer = _load_tokenizer(transformers, source, prefix_space)
     model, chosen = to_device(torch, model, device)
     model.eval()
-    max_length = int(min(getattr(tokenizer, "model_max_length", 512) or 512, 10**9))
+    max_length = text_limit(tokenizer, model)
     revision = model_revision(transformers, model, source)
     return LoadedModel(name, tokenizer, model, chosen, layers, revision, torch.__version__,
                        transformers.__version__, prefix_space, int(tokenizer.cls_token_id),
