@@ -440,11 +440,13 @@ def test_settings_flags_and_signatures(models):
 
     libraries = f"torch:{torch.__version__.split('+')[0]}|transformers:{transformers.__version__}"
     assert metric.signature == ("SOME|grammar:grammer@16e4a2f1d0f3/config-f7268570|fluency:fluency@25496e96e2f6/config-f7268570|"
-                                "meaning:meaning@b14c78e0d948/config-f7268570|tokenizer:grammer|weights:0.2,0.3,0.5|max_len:128|"
+                                "meaning:meaning@b14c78e0d948/config-f7268570|tokenizer:grammer@aeaf1031a488|weights:0.2,0.3,0.5|"
+                                "max_len:128|"
                                 f"dtype:float32|{libraries}|cache:on|version:0.1.0")  # each test here has a cache of its own
     assert some_metric(models, batch_size=3, threads=2, device="auto").signature == some_metric(models).signature
     assert impara_metric(models, threshold=0.95).signature == (
-        "IMPARA|qe:qe@14880037238b/config-f7268570|se:se@84d52d4cd4c7/config-1f19158e|tokenizer:qe|threshold:0.95|max_len:128|dtype:float32|"
+        "IMPARA|qe:qe@14880037238b/config-f7268570|se:se@84d52d4cd4c7/config-1f19158e|tokenizer:qe@aeaf1031a488|threshold:0.95|"
+        "max_len:128|dtype:float32|"
         f"{libraries}|cache:on|version:0.1.0")
     heads = [str(models["some"] / h) for h in ("grammer", "fluency", "meaning")]
     by_head = get_metric("some", grammar_model=heads[0], fluency_model=heads[1], meaning_model=heads[2],

@@ -141,7 +141,7 @@ def test_scribendi_gives_the_originals_numbers(models, conll):
     assert metrics[0].sharing_key() == metrics[1].sharing_key() and metrics[0].scorer() is metrics[1].scorer()
     assert (scored.result("NULL", 0).improved, scored.result("NULL", 0).worsened) == (1, 1311)  # a lone quote mark
     assert str(scored.result("AMU", 0).signature).startswith(
-        f"Scribendi|model:gpt2@{_fingerprint_from_header()[:12]}/config-9b7e2f4d|threshold:0.8|token_sort:difflib|dtype:float32|torch:")
+        f"Scribendi|model:gpt2@{_fingerprint_from_header()[:12]}/config-9b7e2f4d|tokenizer:gpt2@47a18b335d5a|threshold:0.8|token_sort:difflib|dtype:float32|torch:")
 
 
 BERT_CONFIGURATIONS = {
@@ -191,11 +191,11 @@ def test_bertscore_gives_the_bert_score_packages_numbers(models, conll, monkeypa
                 assert np.abs(np.array(scored.result("NULL", k).scores) - corpus_scores).max() < 5e-6
         if references == ("REF0", "REF1"):  # A and B share the model and one prepare; the layers differ
             assert metrics[0].sharing_key() == metrics[1].sharing_key() != metrics[2].sharing_key()
-            assert metrics[0].signature(2).startswith("BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|layer:9|"
-                                                      "idf:no|baseline:bert-base-uncased|dtype:float32|refs:2|")
+            assert metrics[0].signature(2).startswith("BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|"
+                                                      "tokenizer:bert-base-uncased@86fa10a939b5|layer:9|idf:no|baseline:bert-base-uncased|dtype:float32|refs:2|")
         else:
-            assert metrics[0].signature(1).startswith("BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|layer:4|"
-                                                      "idf:yes|baseline:file:")
+            assert metrics[0].signature(1).startswith("BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|"
+                                                      "tokenizer:bert-base-uncased@86fa10a939b5|layer:4|idf:yes|baseline:file:")
     assert checked == 15
     release_scorers()
 
@@ -548,7 +548,7 @@ def test_settings_flags_and_signatures(models):
     metric = scribendi_metric(models, threshold="0.9", token_sort="levenshtein", batch_size=7)
     assert metric.column_labels() == ["Scribendi t0.9 levenshtein"] and metric.fraction is False
     assert VERSIONS.sub("", str(metric.signature)) == (
-        "Scribendi|model:gpt2@bf3562203989/config-9b7e2f4d|threshold:0.9|token_sort:levenshtein|dtype:float32|cache:on|"
+        "Scribendi|model:gpt2@bf3562203989/config-9b7e2f4d|tokenizer:gpt2@47a18b335d5a|threshold:0.9|token_sort:levenshtein|dtype:float32|cache:on|"
         "version:0.1.0")  # this module's tests each have a cache of their own
     torch = sys.modules["torch"]
     assert f"|torch:{torch.__version__.split('+')[0]}|" in metric.signature
@@ -556,8 +556,8 @@ def test_settings_flags_and_signatures(models):
         scribendi_metric(models).signature
     bert_metric = bertscore_metric(models, idf="yes", batch_size=3)
     assert VERSIONS.sub("", str(bert_metric.signature(2))) == (
-        "BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|layer:9|idf:yes|baseline:bert-base-uncased|dtype:float32|"
-        "refs:2|cache:on|version:0.1.0")
+        "BERTScore|model:bert-base-uncased@a6fa31ceec89/config-ee67e7f1|tokenizer:bert-base-uncased@86fa10a939b5|layer:9|"
+        "idf:yes|baseline:bert-base-uncased|dtype:float32|refs:2|cache:on|version:0.1.0")
     assert bert_metric.column_labels() == ["BERTScore idf rescaled P", "BERTScore idf rescaled R",
                                            "BERTScore idf rescaled F"]
     assert bertscore_metric(models, layer=4, baseline="none").column_labels()[2] == "BERTScore L4 F"

@@ -261,6 +261,21 @@ def signed_model(name: str, fingerprint: str, config: str) -> str:
     return f"{signed}/config-{config[:8]}" if config else signed
 
 
+def tokenizer_files(source: str) -> str:
+    """The first 12 hex digits of :func:`~.token_ids.tokenizer_digest` of a tokenizer's files
+    (``source``: a folder, or a hub model's cached snapshot), the digest its token ids are stored
+    under in the cache; "" when they are not on disk."""
+    return tokenizer_digest(source).partition(":")[2][:12]
+
+
+def signed_tokenizer(name: str, source: str) -> str:
+    """A tokenizer as a signature names it: :func:`shown_model`, ``@`` and :func:`tokenizer_files`
+    where its files are on disk: two folders of one name whose files differ (``do_lower_case`` in
+    tokenizer_config.json) give other numbers, and so other signatures."""
+    files = tokenizer_files(source)
+    return f"{shown_model(name)}@{files}" if files else shown_model(name)
+
+
 def torch_threads(threads: int) -> int:
     """``threads``, or torch's own thread count when it is 0 (torch's default: imports torch)."""
     return threads or import_backend()[0].get_num_threads()

@@ -171,13 +171,17 @@ class IMPARAScorer:
 
     def signature_items(self) -> dict[str, str]:
         """What identifies the numbers, for a signature: both models and their weights
-        fingerprints (first 12 hex digits), the tokenizer, the threshold (``none``: no gate, and
-        then no similarity model), the quality estimator's pooling where it has the choice, the
-        maximum length and the dtype (batch size and device change nothing beyond float rounding)."""
+        fingerprints (first 12 hex digits), the tokenizer and its files' digest (first 12 hex
+        digits), the threshold (``none``: no gate, and then no similarity model), the quality
+        estimator's pooling where it has the choice, the maximum length and the dtype (batch size
+        and device change nothing beyond float rounding)."""
+        from ...core.models.loading import tokenizer_files
+
         se = {"se_model": self.se.name, "se_weights": self.se.fingerprint[:12]} if self.se is not None \
             else {"se_model": "none"}
         return {"qe_model": self.qe.name, "qe_weights": self.qe.fingerprint[:12], **se,
                 **({"pooling": self.qe.pooling} if self.qe.pooling else {}), "tokenizer": self.tokenizer_name,
+                "tokenizer_files": tokenizer_files(self.encoder.source),
                 "threshold": "none" if self.threshold is None else number_label(self.threshold),
                 "max_length": str(self.max_length), "dtype": str(self.qe.dtype).removeprefix("torch.")}
 

@@ -494,15 +494,15 @@ class ModelMetric(Metric):
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """The models' identities for the signature: each model (:meth:`loaded_models`) as
-        :func:`~gecmetrics.core.models.loading.signed_model` names it, and the tokenizer where
-        the metric has one (read back from the cache where a load stored them, else found by
-        loading the models)."""
-        from ...core.models.loading import shown_model, signed_model
+        :func:`~gecmetrics.core.models.loading.signed_model` names it (read back from the cache
+        where a load stored them, else found by loading the models), and the tokenizer where the
+        metric has one, with its files' digest (:func:`~gecmetrics.core.models.loading.signed_tokenizer`)."""
+        from ...core.models.loading import signed_model, signed_tokenizer
 
         fields = [(key, signed_model(loaded.name, loaded.fingerprint, loaded.config))
                   for key, loaded in self.loaded_models(scorer).items()]
         if hasattr(self.settings, "tokenizer"):
-            fields.append(("tokenizer", shown_model(scorer.tokenizer_name)))
+            fields.append(("tokenizer", signed_tokenizer(scorer.tokenizer_name, scorer.encoder.source)))
         return fields
 
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
@@ -663,7 +663,7 @@ class Scribendi(ModelMetric):
     statistics_width = 1  # the sentence's value
     positional = ("model",)
     fraction = False
-    signature_order = ("model",)
+    signature_order = ("model", "tokenizer")
 
     def scorer_key(self) -> tuple:
         s = self.settings
@@ -682,6 +682,12 @@ class Scribendi(ModelMetric):
 
     def loaded_models(self, scorer: Any) -> dict[str, Any]:
         return {"model": scorer.lm}
+
+    def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
+        """The model's, and its tokenizer's (read from the model's folder) with its files' digest."""
+        from ...core.models.loading import signed_tokenizer
+
+        return [*super().identity_fields(scorer), ("tokenizer", signed_tokenizer(scorer.lm.name, scorer.lm.source))]
 
     def score_systems(self, scorer: Any, sources: list[str], systems: list[Sequence[str]],
                       group: Sequence[Metric]) -> list[Any]:
@@ -778,7 +784,7 @@ class BERTScore(ModelMetric):
     reference_kind = TEXT
     reads_sources = False
     result_class = BERTScoreResult
-    signature_order = ("model", "layer", "idf", "baseline", "dtype", "refs")
+    signature_order = ("model", "tokenizer", "layer", "idf", "baseline", "dtype", "refs")
 
     @property
     def candidate_refusal(self) -> str | None:  # type: ignore[override]
@@ -913,8 +919,9 @@ class BERTScore(ModelMetric):
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
         """The model (:func:`~gecmetrics.core.models.loading.signed_model`), the layer used and
         the baseline (none, the table's model or a file's SHA-256)."""
-        from ...core.models.loading import signed_model
+        from ...core.models.loading import signed_model, signed_tokenizer
 
         record = scorer.record()  # read back from the run's cache (signature_extra sets it), or the loaded model's
         return [("model", signed_model(scorer.name, record["fingerprint"], record["config"])),
+                ("tokenizer", signed_tokenizer(scorer.name, scorer.source)),
                 ("layer", str(scorer.num_layers)), ("baseline", self.baseline()[1])]

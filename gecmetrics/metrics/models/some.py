@@ -134,13 +134,17 @@ class SOMEScorer:
 
     def signature_items(self) -> dict[str, str]:
         """What identifies the numbers, for a signature: each head's model and weights
-        fingerprint (first 12 hex digits), the tokenizer, the weights, the maximum length and the
-        dtype (batch size and device change nothing beyond float rounding)."""
+        fingerprint (first 12 hex digits), the tokenizer and its files' digest (first 12 hex
+        digits), the weights, the maximum length and the dtype (batch size and device change
+        nothing beyond float rounding)."""
+        from ...core.models.loading import tokenizer_files
+
         items = {}
         for head, loaded in self.models.items():
             items[f"{head}_model"] = loaded.name
             items[f"{head}_weights"] = loaded.fingerprint[:12]
-        items.update(tokenizer=self.tokenizer_name, max_length=str(self.max_length),
+        items.update(tokenizer=self.tokenizer_name, tokenizer_files=tokenizer_files(self.encoder.source),
+                     max_length=str(self.max_length),
                      weights=",".join(map(number_label, (self.weights.grammar, self.weights.fluency, self.weights.meaning))),
                      dtype=str(self.models["grammar"].dtype).removeprefix("torch."))
         return items

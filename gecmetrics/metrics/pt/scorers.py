@@ -260,10 +260,12 @@ class PTEngine:
 
     def signature_fields(self, threads: int = 0, cache: Any = None) -> list[tuple[str, str]]:
         """The model's identity for a signature (read back from ``cache`` like :meth:`identity`)."""
-        from ...core.models.loading import shown_model, torch_threads
+        from ...core.models.loading import shown_model, signed_tokenizer, torch_threads
 
         fields = [(key, value) for key, value in self.identity(torch_threads(threads), cache)["signature"]]
-        return [("model", shown_model(self.settings.model)), *fields[:2], ("baseline", self.baseline_name), *fields[2:]]
+        tokenizer = ("tokenizer", signed_tokenizer(self.settings.model, self.source()))
+        return [("model", shown_model(self.settings.model)), fields[0], tokenizer, fields[1],
+                ("baseline", self.baseline_name), *fields[2:]]
 
 
 @contextlib.contextmanager
