@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import run_cli
+
 from gecmetrics.errors import InputError
 from gecmetrics.metrics.models.bertscore import baseline_row, idf_table
 
@@ -101,6 +103,28 @@ def test_a_file_that_is_not_a_baseline_is_one_line(tmp_path: Path, content: str 
     with pytest.raises(InputError, match=message) as error:
         baseline_row(str(path), "bert-base-uncased", 9)
     assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("row, shown", [("1.0,1.0,1.0", "P 1.0, R 1.0, F 1.0"), ("0.99999999,0.3,0.3", "P 0.99999999"),
+                                        ("0.3,1.5,0.3", "R 1.5")])
+def test_a_baseline_of_1_or_more_is_refused_at_its_row(tiny_bert_here: Path, tmp_path: Path, row: str,
+                                                       shown: str) -> None:
+    """Scores are rescaled as (x - b) / (1 - b): a baseline of 1 (or 0.99999999, 1 in float32)
+    gave NumPy's divide warnings and then a 0/0 error blaming a hypothesis line, and one above 1
+    (1.5) was taken (P 100.89). Now one line naming the file and the row."""
+    from gecmetrics.core.models.bertscore import read_baseline_file
+
+    path = tmp_path / "baseline.tsv"
+    path.write_text("LAYER,P,R,F\n" + "".join(f"{k},0.3,0.3,0.3\n" for k in range(9)) + f"9,{row}\n",
+                    encoding="utf-8")
+    with pytest.raises(InputError) as bad:
+        read_baseline_file(str(path), 9)
+    assert str(bad.value) == (f"{path}:11: baseline row for layer 9 has {shown}: a baseline must be below 1 (scores "
+                              "are rescaled as (x - b) / (1 - b))")
+    assert read_baseline_file(str(path), 8).tolist() == pytest.approx([0.3] * 3)
+    code, _, err = run_cli("bertscore", "-s", str(path), "-r", str(path), "-o", str(path), "--model",
+                           str(tiny_bert_here), "--layer", "9", "--baseline", str(path))
+    assert code == 2 and err.strip() == f"gecmetric: error: {bad.value}", err
 
 
 # ----------------------------------------------------------------------------- with the tiny BERT

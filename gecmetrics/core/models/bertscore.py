@@ -73,6 +73,10 @@ def read_baseline_file(path: str, layer: int) -> np.ndarray:
         values = np.zeros(0)
     if values.shape != (3,) or not np.isfinite(values).all():
         raise InputError(f"malformed baseline row for layer {layer}: expected LAYER,P,R,F", path, line)
+    if (values >= 1).any():  # (read as float32: 0.99999999 is 1)
+        shown = ", ".join(f"{name} {text.strip()}" for name, text, value in zip("PRF", row[1:], values) if value >= 1)
+        raise InputError(f"baseline row for layer {layer} has {shown}: a baseline must be below 1 (scores are "
+                         "rescaled as (x - b) / (1 - b))", path, line)
     return values
 
 
