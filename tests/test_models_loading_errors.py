@@ -216,3 +216,19 @@ def test_a_config_that_contradicts_its_weights_is_one_line(tiny_folders: Path, t
                          "--metrics", spec)
     assert err.startswith(f"gecmetric: error: {model}: cannot load the model: config.json does not match the "
                           "weights: ") and expected in err, err
+
+
+def test_some_with_a_tokenizer_that_is_not_wordpiece_says_so(tiny_folders: Path, tmp_path: Path) -> None:
+    """SOME loads transformers' Python BertTokenizer, which reads vocab.txt: a GPT-2 folder as
+    its tokenizer said ``no usable tokenizer: stat: path should be string, bytes, os.PathLike or
+    integer, not NoneType``. Now the line says the folder has no vocab.txt."""
+    from tests.conftest import one_line_error
+    from gecmetrics.core.models.tiny_bert_heads import build_some_models
+
+    build_some_models(tmp_path / "some")
+    paths = write_files(tmp_path, {"SRC": ["A b c .", "D e ."], "HYP": ["A b c .", "D e f ."]})
+    err = one_line_error("--no-cache", "some", "-s", paths["SRC"], "-o", paths["HYP"], "--model",
+                         str(tmp_path / "some"), "--tokenizer", str(tiny_folders / "gpt2"), "--device", "cpu")
+    assert err.strip() == (f"gecmetric: error: {tiny_folders / 'gpt2'}: no usable tokenizer: the folder has no "
+                           "vocab.txt, so it is not a BERT WordPiece tokenizer (what this metric's original loads, "
+                           "BertTokenizer)")

@@ -81,7 +81,12 @@ def load_tokenizer(transformers: Any, name: str, python_bert: bool = False) -> A
     """A BERT-style tokenizer (one with [CLS], [SEP] and [PAD]) by hub name or folder: the one
     ``AutoTokenizer`` loads, or with ``python_bert`` transformers' Python ``BertTokenizer``
     (:func:`python_bert_tokenizer_class`), as an original that names that class loads it."""
+    import os
+
     source = model_source(name)
+    if python_bert and os.path.isdir(source) and not os.path.isfile(os.path.join(source, "vocab.txt")):
+        raise InputError("no usable tokenizer: the folder has no vocab.txt, so it is not a BERT WordPiece tokenizer "
+                         "(what this metric's original loads, BertTokenizer)", source)
     loader = python_bert_tokenizer_class(transformers) if python_bert else transformers.AutoTokenizer
     try:
         with quiet_loading(transformers):
