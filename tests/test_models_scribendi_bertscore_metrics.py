@@ -619,9 +619,10 @@ def test_bertscore_idf_weights_summing_to_zero_are_one_line_not_nan(models, tmp_
         for extra in ([], ["--sentence"], ["--json"], ["-o", paths[f"{corpus}.src"], "--paired-bs", "10"]):
             # file and line (--sentence named no file; the line none was named): a sentence refused
             # before a paired test of one sentence is, and before any number is printed
-            line = 1 if corpus == "one" else 2  # ("." of three: its token in every reference weighs 0)
+            # the reference's tokens weigh 0 (one reference sentence; "." of three: in every reference): its recall
+            line = 1 if corpus == "one" else 2
             error = one_line_error(*base, *extra)
-            assert f"{paths[f'{corpus}.hyp']}:{line}: BERTScore: a sentence's precision or recall is 0/0" in error, \
+            assert f"{paths[f'{corpus}.ref']}:{line}: BERTScore: the reference sentence's recall is 0/0" in error, \
                 (corpus, extra, error)
         code, out, err = run_cli(*base[:-2], "--no-cache")  # without idf: numbers
         assert code == 0 and "nan" not in out.lower(), (out, err)
@@ -635,6 +636,24 @@ def test_bertscore_a_text_of_special_token_strings_is_0_0_without_idf_too(models
     error = one_line_error("bertscore", "-s", paths["s"], "-r", paths["r"], "-o", paths["h"], "--model",
                            str(models["bert"]), "--layer", "9", "--device", "cpu", "--no-cache")
     assert "0/0" in error and "as [CLS] and [SEP] do" in error and not error.startswith("gecmetric: error: BERTScore with")
+
+
+def test_bertscore_a_reference_whose_tokens_weigh_0_is_named_by_its_file_and_line(models, tmp_path):
+    """A reference line the tokenizer reads as [SEP] alone has no token of weight: its recall is
+    0/0. The refusal named the hypothesis's file and line (nothing wrong there); now the
+    reference's, from the command (in chunks too) and from Python (the reference set's name)."""
+    paths = write_files(tmp_path, {"s": ["a .", "b .", "c ."], "r0": ["a .", "b .", "c ."],
+                                   "r1": ["a .", "[SEP]", "c ."], "h": ["a .", "the risk .", "c ."]})
+    for extra in ([], ["-p", "2", "--chunk-lines", "1"]):
+        error = one_line_error("bertscore", "-s", paths["s"], "-r", paths["r0"], paths["r1"], "-o", paths["h"],
+                               "--model", str(models["bert"]), "--layer", "9", "--device", "cpu", "--no-cache", *extra)
+        assert error.startswith(f"gecmetric: error: {paths['r1']}:2: BERTScore: the reference sentence's recall is "
+                                "0/0"), error
+    metric = bertscore_metric(models, baseline="none")
+    with pytest.raises(LineRefused, match="^reference 1:2: BERTScore: the reference sentence's recall is 0/0"):
+        metric.corpus_score(None, [["a .", "b .", "c ."], ["a .", "[SEP]", "c ."]], ["a .", "the risk .", "c ."])
+    with pytest.raises(InputError, match="^hypothesis:2: BERTScore: a sentence's precision or recall is 0/0"):
+        metric.corpus_score(None, [["a .", "[SEP]", "c ."]], ["a .", "[CLS]", "c ."])  # both: the hypothesis's P
 
 
 def test_a_bertscore_reward_gives_a_0_0_completion_the_fallback(models, caplog):

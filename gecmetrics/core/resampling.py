@@ -123,7 +123,9 @@ class LinearResampler(Resampler):
         self.signature = signature
 
     def prepare(self, statistics: np.ndarray) -> np.ndarray:
-        return compact_rows(np.ascontiguousarray(self._rows(np.asarray(statistics)), dtype=np.float64))
+        """The rows ``rows(statistics)`` makes of the statistics as they are given (a metric's own
+        object, not yet an array: its check can read what the array leaves out), compacted."""
+        return compact_rows(np.ascontiguousarray(self._rows(statistics), dtype=np.float64))
 
     def size(self, prepared: np.ndarray) -> int:
         return prepared.shape[0]

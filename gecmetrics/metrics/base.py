@@ -628,11 +628,14 @@ class Metric(ABC):
         """The paired-test resampler of one score column: rows chosen per sentence, summed,
         scored (override when a choice depends on the corpus, checking the column first:
         :meth:`check_column_number`)."""
+        import numpy as np
+
         from ..core.resampling import LinearResampler
 
         self.check_resampler_arguments(column, references)
-        def rows(statistics: Any) -> Any:
-            return self.rows(self.check_statistics(self.check_statistic_values(statistics), references), column)
+        def rows(statistics: Any) -> Any:  # (checked as statistics() made them: BERTScore's name the reference)
+            checked = np.asarray(self.check_statistic_values(statistics))
+            return self.rows(self.check_statistics(checked, references), column)
 
         return LinearResampler(rows,
                                lambda sums: self.score_from_sums(sums, column),

@@ -368,8 +368,11 @@ class BertScoreStatistics:
     (the whole corpus's once chunks are joined), whose sums over sentences give the corpus
     means."""
 
-    def __init__(self, matches: BertScoreMatches, idf: bool, baseline: np.ndarray | None) -> None:
+    def __init__(self, matches: BertScoreMatches, idf: bool, baseline: np.ndarray | None,
+                 reference_names: Sequence[str] = ()) -> None:
         self.matches, self.idf, self.baseline = matches, idf, baseline
+        self.reference_names = tuple(reference_names)
+        """The reference sets' names, for a refusal that names a reference's line (() unknown)."""
         self._rows: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -393,7 +396,8 @@ class BertScoreStatistics:
     def joined(cls, parts: Sequence["BertScoreStatistics"]) -> "BertScoreStatistics":
         """Consecutive chunks' statistics as one (their token material joined)."""
         first = parts[0]
-        return cls(BertScoreMatches.joined([part.matches for part in parts]), first.idf, first.baseline)
+        return cls(BertScoreMatches.joined([part.matches for part in parts]), first.idf, first.baseline,
+                   first.reference_names)
 
 
 def document_frequencies(reference_ids: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:

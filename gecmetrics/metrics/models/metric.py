@@ -643,6 +643,17 @@ class IMPARA(ModelMetric):
         return fields if scorer.se is not None else [*fields[:1], ("se", "none"), *fields[1:]]
 
 
+def _zero_recall_reference(statistics: Any, sentence: int) -> str | None:
+    """The name of the first reference set whose recall at ``sentence`` is 0/0 (its tokens all
+    weigh 0), or None when the statistics do not say (an array, no names kept)."""
+    names = getattr(statistics, "reference_names", ())
+    if not names:
+        return None
+    recall = statistics.matches.pair_prf(statistics.idf)[sentence, :, 1]
+    undefined = np.flatnonzero(np.isnan(recall))
+    return names[int(undefined[0])] if len(undefined) and int(undefined[0]) < len(names) else None
+
+
 def _corpus_lines(corpus: Corpus, sources: list[Any], systems: list[Sequence[str]]) -> Iterator[tuple[str, int, str]]:
     """(file, line number in the whole corpus, text as the models read it: ``rstrip()``) of the
     chunk's sources, then of each system's lines."""
@@ -769,6 +780,9 @@ ZERO_WEIGHTS = ("BERTScore: a sentence's precision or recall is 0/0 (bert_score 
                 "weighs 0, as [CLS] and [SEP] do (a text of only such strings, which the tokenizer reads as those "
                 "tokens), and with idf a token in every reference sentence (log((M + 1) / (M + 1)) = 0: give more "
                 "reference sentences, or leave idf off)")
+ZERO_RECALL = ZERO_WEIGHTS.replace("a sentence's precision or recall is 0/0", "the reference sentence's recall is 0/0")
+"""The refusal of a sentence whose recall is 0/0: its reference's tokens all weigh 0 (the line
+named is the reference's)."""
 
 
 class BERTScore(ModelMetric):
@@ -841,8 +855,16 @@ class BERTScore(ModelMetric):
         sentence (from the token similarities and the corpus's idf once chunks are joined)."""
         from .bertscore import BertScoreStatistics
 
-        matches = self._checked(prepared).parts_of(hypothesis)
-        return BertScoreStatistics(matches, self.settings.idf, self.baseline()[0])
+        prepared = self._checked(prepared)
+        return BertScoreStatistics(prepared.parts_of(hypothesis), self.settings.idf, self.baseline()[0],
+                                   getattr(prepared, "reference_names", ()))
+
+    def prepare(self, corpus: Corpus, group: Sequence[Metric] = ()) -> ModelPrepared:
+        """As every model metric's, keeping the reference sets' names (a sentence whose recall is
+        0/0 is refused by its reference's file and line)."""
+        prepared = super().prepare(corpus, group)
+        prepared.reference_names = tuple(corpus.name(f"reference {k}") for k in range(len(corpus.references)))
+        return prepared
 
     def join_statistics(self, parts: Sequence[Any]) -> Any:
         """Chunks joined by their token material (document frequencies added up)."""
@@ -857,9 +879,14 @@ class BERTScore(ModelMetric):
         the first such sentence is refused by its line (:class:`~gecmetrics.errors.LineRefused`:
         a reward gives that completion its fallback value; the command line names file and line)."""
         statistics = super().check_statistic_values(statistics)
-        undefined = np.flatnonzero(np.isnan(np.asarray(statistics)[:, :3]).any(axis=1))
+        rows = np.asarray(statistics)[:, :3]
+        undefined = np.flatnonzero(np.isnan(rows).any(axis=1))
         if len(undefined):
-            raise LineRefused(ZERO_WEIGHTS, None, int(undefined[0]) + 1)
+            sentence = int(undefined[0])
+            reference = _zero_recall_reference(statistics, sentence) if not np.isnan(rows[sentence, 0]) else None
+            if reference is not None:  # the reference's tokens all weigh 0: its file and line
+                raise LineRefused(ZERO_RECALL, reference, sentence + 1)
+            raise LineRefused(ZERO_WEIGHTS, None, sentence + 1)
         return statistics
 
     def score_from_sums(self, sums: Any, column: int = 0) -> Any:
