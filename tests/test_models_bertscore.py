@@ -259,8 +259,14 @@ def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
     scorer.prepare([["a", "b"]])
     with pytest.raises(InputError, match="1 hypothesis for 2 reference sentences"):
         scorer.score(["a"])
-    with pytest.raises(InputError, match="line 2 is not a string"):
+    with pytest.raises(InputError, match=r"hypotheses\[1\] must be a string, got int"):
         scorer.score(["a", 3])
+    # the metrics' checks (a flat list of strings is one reference set without its list; a string
+    # is no list of sentences): "reference set 2 has 22 sentences, the first has 37" before
+    with pytest.raises(InputError, match="got a list of strings; one reference set is written \\[lines\\]"):
+        scorer.prepare(["the cat sat on the mat .", "a dog ."])
+    with pytest.raises(InputError, match="must be a sequence of sentences"):
+        scorer.score("ab")
     result = bertscore(["the cat ."], [["the cat ."]], model=str(tiny_bert_here), num_layers=2)
     assert np.allclose(result.sentences, 1.0, atol=1e-6)
 

@@ -148,10 +148,20 @@ def test_work_is_done_once_and_equals_scoring_each_system_alone() -> None:
 
 
 def test_argument_checks() -> None:
-    with pytest.raises(InputError, match="2 sentences for 3 source"):
+    """The scorer alone checks what the metric checks, with the same functions (SOME's and
+    IMPARA's check of texts; the threshold setting's range): strings were scored letter by
+    letter, and a threshold of 2 was taken where the metric refuses it."""
+    with pytest.raises(InputError, match="^2 hypotheses for 3 sources: one per source is needed$"):
         ScribendiScorer(CountingPerplexity()).sentence_scores(["a", "b", "c"], ["a", "b"])
-    with pytest.raises(InputError, match="line 2 is not a string"):
+    with pytest.raises(InputError, match=r"^hypotheses\[1\] must be a string, got NoneType$"):
         ScribendiScorer(CountingPerplexity()).sentence_scores(["a", "b"], ["a", None])
+    with pytest.raises(InputError, match="^sources must be a sequence of sentences \\(strings\\), got str$"):
+        ScribendiScorer(CountingPerplexity()).sentence_scores("abc", "abd")
+    with pytest.raises(InputError, match="^AMU must be a sequence of sentences"):
+        ScribendiScorer(CountingPerplexity()).systems(["abc"], {"AMU": "abd"})
+    for threshold in (2, -0.1):
+        with pytest.raises(InputError, match=f"^threshold must be from 0 to 1 .*, got {threshold}$"):
+            ScribendiScorer(CountingPerplexity(), threshold=threshold)
     with pytest.raises(InputError, match="threshold"):
         ScribendiScorer(CountingPerplexity(), threshold=math.nan)
     with pytest.raises(InputError, match="threshold"):

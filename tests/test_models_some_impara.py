@@ -73,6 +73,24 @@ def test_bad_arguments_of_the_maths_are_input_errors(call) -> None:
         call()
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: SomeWeights(-1, 0, 0), "SomeWeights must be weights of 0 or more, not all 0, got (-1, 0, 0)"),
+    (lambda: SomeWeights(0, 0, 0), "SomeWeights must be weights of 0 or more, not all 0, got (0, 0, 0)"),
+    (lambda: check_threshold(5), "the IMPARA threshold must be below 1 (a cosine similarity is at most 1: only the "
+                                 "original's float32 rounding passes some sentences there), got 5"),
+    (lambda: check_threshold(1.0), "the IMPARA threshold must be below 1 (a cosine similarity is at most 1: only "
+                                   "the original's float32 rounding passes some sentences there), got 1.0"),
+])
+def test_the_scorers_refuse_what_the_metrics_refuse(call, message) -> None:
+    """SomeWeights and IMPARA's threshold alone took weights and thresholds the metrics refuse
+    (SomeWeights(-1, 0, 0), IMPARAScorer(qe, se, threshold=5)): one check each now, the setting's
+    parser calling the scorer's."""
+    with pytest.raises(InputError) as refused:
+        call()
+    assert str(refused.value) == message
+    assert SomeWeights(0, 1, 0).fluency == 1 and check_threshold(-999.0) == -999.0 and check_threshold(None) is None
+
+
 # --------------------------------------------------------------------------- against the originals
 
 

@@ -551,11 +551,13 @@ def check_texts(name: str, texts: Any) -> list[str]:
     return list(texts)
 
 
-def check_parallel(sources: Any, hypotheses: Any) -> tuple[list[str], list[str]]:
-    """Sources and hypotheses, one per sentence each, the same number of them."""
-    sources, hypotheses = check_texts("sources", sources), check_texts("hypotheses", hypotheses)
+def check_parallel(sources: Any, hypotheses: Any, name: str = "hypotheses") -> tuple[list[str], list[str]]:
+    """Sources and hypotheses (``name``: what messages call them), one per sentence each, the same
+    number of them."""
+    sources, hypotheses = check_texts("sources", sources), check_texts(name, hypotheses)
     if len(sources) != len(hypotheses):
-        raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
+        counted = plural(len(hypotheses), 'hypothesis', 'hypotheses')
+        raise InputError(f"{counted if name == 'hypotheses' else f'{name}: {counted}'} for "
                          f"{plural(len(sources), 'source')}: one per source is needed")
     return sources, hypotheses
 

@@ -121,9 +121,14 @@ def resolve_baseline(baseline: str, model: str, layer: int, lang: str = "en") ->
     return read_baseline_file(baseline, layer), baseline_file_label(baseline)
 
 
-def check_reference_texts(references: Sequence[Sequence[str]], empty: str) -> int:
-    """The number of sentences of the reference sets: at least one set (else ``empty``), all of
-    one length, every line a string."""
+def check_reference_texts(references: Sequence[Sequence[str]], empty: str) -> list[list[str]]:
+    """The reference sets, checked as the metrics check them
+    (:func:`~gecmetrics.core.lines.check_reference_sets`: a list of lists of lines; a flat list of
+    strings is one set given without its outer list), at least one (else ``empty``), all of one
+    length."""
+    from ...core.lines import check_reference_sets
+
+    references = check_reference_sets(references)
     if not references:
         raise InputError(empty)
     size = len(references[0])
@@ -131,10 +136,7 @@ def check_reference_texts(references: Sequence[Sequence[str]], empty: str) -> in
         if len(reference) != size:
             raise InputError(f"reference set {number} has {plural(len(reference), 'sentence')}, "
                              f"the first has {size}")
-        for index, text in enumerate(reference):
-            if not isinstance(text, str):
-                raise InputError(f"reference set {number}: line {index + 1} is not a string")
-    return size
+    return references
 
 
 @dataclass
@@ -187,7 +189,7 @@ class BertScorer:
 
     def prepare(self, references: Sequence[Sequence[str]]) -> None:
         """Take the reference sets (each a list of texts, one per sentence)."""
-        check_reference_texts(references, "BERTScore needs at least one reference set")
+        references = check_reference_texts(references, "BERTScore needs at least one reference set")
         table, default = (None, 0.0)
         if self.idf:
             table, default = idf_table(self.loaded.encode([text for reference in references for text in reference]))
@@ -198,12 +200,12 @@ class BertScorer:
         """Sentence P, R, F of one system against the prepared references."""
         if self.scorer is None:
             raise InputError("BertScorer.score: prepare(references) first")
+        from ...core.models.inference import check_texts
+
+        hypotheses = check_texts("hypotheses", hypotheses)  # (a string is no sequence of sentences)
         if len(hypotheses) != len(self.references[0]):
             raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "
                              f"{plural(len(self.references[0]), 'reference sentence')}")
-        for index, text in enumerate(hypotheses):
-            if not isinstance(text, str):
-                raise InputError(f"hypothesis: line {index + 1} is not a string ({type(text).__name__})")
         candidates = self.scorer.sequences(list(hypotheses))
         # every (hypothesis, reference) pair in one call: a hypothesis is encoded once for all
         # the reference sets (the scorer drops a hypothesis's embeddings once its pairs are done)
@@ -595,7 +597,8 @@ class BertScoreModel:
                         systems: Sequence[Sequence[str]]) -> list[BertScoreMatches]:
         """The token material of every system against the reference sets (each distinct
         sequence encoded once and each distinct pair scored once, for all systems)."""
-        size = check_reference_texts(references, "BERTScore needs reference texts (at least one reference set)")
+        references = check_reference_texts(references, "BERTScore needs reference texts (at least one reference set)")
+        size = len(references[0])
         for hypotheses in systems:
             if len(hypotheses) != size:
                 raise InputError(f"{plural(len(hypotheses), 'hypothesis', 'hypotheses')} for "

@@ -61,13 +61,20 @@ COSINE_EPSILON = 1e-8
 """torch.nn.CosineSimilarity's default eps: the product of the norms is at least this."""
 
 
-def check_threshold(value: object) -> float | None:
-    """The similarity threshold: a finite number (a cosine lies in [-1, 1]; above 1 zeroes all),
-    or None: no similarity gate (IMPARA-GED)."""
+def check_threshold(value: object, label: str = "the IMPARA threshold", given: object = None) -> float | None:
+    """The similarity threshold: a finite number below 1 (a cosine similarity is at most 1;
+    impara.py's float32 cosine of equal sentences rounds to either side of 1, so its scores at 1
+    or more count rounding), or None: no similarity gate (IMPARA-GED). The metric's ``threshold``
+    setting is checked here too (``label``: how the message names it, ``given``: the value as
+    given, when it was text)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise InputError(f"the IMPARA threshold must be a finite number or None (no gate), got {value!r}")
+    shown = value if given is None else given
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not np.isfinite(value):
+        raise InputError(f"{label} must be a finite number or None (no gate), got {shown!r}")
+    if value >= 1:
+        raise InputError(f"{label} must be below 1 (a cosine similarity is at most 1: only the original's float32 "
+                         f"rounding passes some sentences there), got {shown!r}")
     return float(value)
 
 

@@ -91,13 +91,10 @@ def parse_max_length(name: str, value: Any) -> int:
 def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
     """SOME's weights of the grammar, fluency and meaning ratings: three finite numbers
     (``0.55/0.43/0.02``)."""
-    numbers = parse_floats(name, value)
-    if len(numbers) != 3 or not all(np.isfinite(numbers)):
-        raise InputError(f"{setting_label(name)} needs three finite numbers, grammar/fluency/meaning "
-                         f"(e.g. 0.55/0.43/0.02), got {value!r}")
-    if min(numbers) < 0 or max(numbers) == 0:  # all 0: every sentence would score 0
-        raise InputError(f"{setting_label(name)} must be weights of 0 or more, not all 0, got {value!r}")
-    return (numbers[0], numbers[1], numbers[2])
+    from .some import check_weights
+
+    grammar, fluency, meaning = check_weights(parse_floats(name, value), setting_label(name), value)
+    return (grammar, fluency, meaning)
 
 
 parse_some_weights.takes_several = True  # type: ignore[attr-defined]
@@ -118,20 +115,16 @@ def parse_gate(name: str, value: Any) -> float | None:
     (gec-metrics' ``threshold=-999.0``, accepted too)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "off")):
         return None
-    number = parse_threshold(name, value)
-    if number >= 1:
-        raise InputError(f"{setting_label(name)} must be below 1 (a cosine similarity is at most 1: only the "
-                         f"original's float32 rounding passes some sentences there), got {value!r}")
-    return number
+    from .impara import check_threshold
+
+    return check_threshold(parse_threshold(name, value), setting_label(name), value)
 
 
 def parse_ratio_threshold(name: str, value: Any) -> float:
     """Scribendi's threshold on a ratio of 0 to 1 (above 1 no sentence passes)."""
-    number = parse_threshold(name, value)
-    if not 0 <= number <= 1:
-        raise InputError(f"{setting_label(name)} must be from 0 to 1 (it is compared with ratios of 0 to 1), "
-                         f"got {value!r}")
-    return number
+    from .scribendi import check_threshold
+
+    return check_threshold(parse_threshold(name, value), setting_label(name), value)
 
 
 def parse_pooling(name: str, value: Any) -> str | None:

@@ -44,7 +44,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...errors import InputError, plural
+from ...errors import InputError
 
 THRESHOLD = 0.8
 """The original's default threshold on max(token sort ratio, Levenshtein ratio)."""
@@ -116,10 +116,16 @@ def token_sort_ratio(source: str, hypothesis: str, matcher: str = "difflib") -> 
     return int(round(100 * ratio)) / 100
 
 
-def check_threshold(threshold: float) -> float:
+def check_threshold(threshold: float, label: str = "threshold", given: object = None) -> float:
+    """The threshold on max(token sort ratio, Levenshtein ratio): a number from 0 to 1 (above 1 no
+    sentence passes); the metric's ``threshold`` setting is checked here too (``label``: how the
+    message names it, ``given``: the value as given, when it was text)."""
+    shown = threshold if given is None else given
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)) \
             or not math.isfinite(threshold):
-        raise InputError(f"threshold must be a finite number, got {threshold!r}")
+        raise InputError(f"{label} must be a finite number, got {shown!r}")
+    if not 0 <= threshold <= 1:
+        raise InputError(f"{label} must be from 0 to 1 (it is compared with ratios of 0 to 1), got {shown!r}")
     return float(threshold)
 
 
@@ -131,15 +137,6 @@ def sentence_value(source: str, hypothesis: str, source_ppl: float, hypothesis_p
     if token_sort_ratio(source, hypothesis, matcher) >= threshold:  # max(a, b) >= t: either one
         return 1
     return 1 if levenshtein_ratio(source, hypothesis) >= threshold else -1
-
-
-def _check_pairs(sources: Sequence[str], hypotheses: Sequence[str], name: str = "hypothesis") -> None:
-    if len(sources) != len(hypotheses):
-        raise InputError(f"{name}: {plural(len(hypotheses), 'sentence')} for {plural(len(sources), 'source sentence')}")
-    for label, texts in (("source", sources), (name, hypotheses)):
-        for index, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise InputError(f"{label}: line {index + 1} is not a string ({type(text).__name__})")
 
 
 class ScribendiScorer:
@@ -160,13 +157,19 @@ class ScribendiScorer:
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """Per-sentence values (int64: -1, 0 or +1) of one system."""
-        return self.systems(sources, {"hypothesis": hypotheses})["hypothesis"]
+        return self.systems(sources, {"hypotheses": hypotheses})["hypotheses"]
 
     def systems(self, sources: Sequence[str], systems: Mapping[str, Sequence[str]]) -> dict[str, np.ndarray]:
         """Per-sentence values of several systems over the same sources: the perplexities of
-        all their new changed pairs' texts are computed in one pass."""
-        for name, hypotheses in systems.items():
-            _check_pairs(sources, hypotheses, name)
+        all their new changed pairs' texts are computed in one pass. The texts are checked as
+        SOME's and IMPARA's (:func:`~gecmetrics.core.models.inference.check_parallel`: a string
+        is no sequence of sentences)."""
+        from ...core.models.inference import check_parallel, check_texts
+
+        if not isinstance(systems, Mapping):
+            raise InputError(f"systems must be a mapping of names to hypotheses, got {type(systems).__name__}")
+        sources = check_texts("sources", sources)
+        systems = {name: check_parallel(sources, hypotheses, str(name))[1] for name, hypotheses in systems.items()}
         new = dict.fromkeys((s, h) for hypotheses in systems.values() for s, h in zip(sources, hypotheses)
                             if s != h and (s, h) not in self.pair_values)
         if new:

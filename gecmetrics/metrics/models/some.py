@@ -56,10 +56,21 @@ class SomeWeights:
     meaning: float = 0.02
 
     def __post_init__(self) -> None:
-        for name in HEADS:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-                raise InputError(f"the SOME weight of {name} must be a finite number, got {value!r}")
+        check_weights((self.grammar, self.fluency, self.meaning))
+
+
+def check_weights(weights: Sequence[Any], label: str = "SomeWeights", given: Any = None) -> tuple[float, ...]:
+    """Three finite numbers, grammar/fluency/meaning, 0 or more and not all 0 (all 0: every
+    sentence would score 0); the metric's ``weights`` setting is checked here too (``label``: how
+    the message names it, ``given``: the value as given, when it was text)."""
+    shown = tuple(weights) if given is None else given
+    if len(weights) != 3 or not all(not isinstance(value, bool) and isinstance(value, (int, float, np.floating))
+                                    and np.isfinite(value) for value in weights):
+        raise InputError(f"{label} needs three finite numbers, grammar/fluency/meaning (e.g. 0.55/0.43/0.02), "
+                         f"got {shown!r}")
+    if min(weights) < 0 or max(weights) == 0:
+        raise InputError(f"{label} must be weights of 0 or more, not all 0, got {shown!r}")
+    return tuple(float(value) for value in weights)
 
 
 def normalize(ratings: np.ndarray) -> np.ndarray:
