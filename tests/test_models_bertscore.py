@@ -247,7 +247,7 @@ def test_argument_checks(tiny_bert_here: Path, tmp_path: Path, conll) -> None:
         BertScorer(str(tiny_bert_here), num_layers=2, idf="yes")
     with pytest.raises(InputError, match="batch_size"):
         BertScorer(str(tiny_bert_here), num_layers=2, batch_size=0)
-    with pytest.raises(InputError, match="num_layers must be between 0 and 12"):
+    with pytest.raises(InputError, match="num_layers \\(--layer\\) must be between 0 and 12"):
         BertScorer(str(tiny_bert_here), num_layers=13)
     scorer = BertScorer(str(tiny_bert_here), num_layers=2)
     with pytest.raises(InputError, match="prepare"):

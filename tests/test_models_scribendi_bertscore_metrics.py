@@ -589,7 +589,7 @@ def test_bad_input_is_one_line_naming_the_flag_or_file(models, files, tmp_path):
         ([*base, "scribendi:model=" + str(tmp_path / "empty")], "no config.json"),
         ([*base, scribendi_spec(models, ":color=red")], "has no setting 'color'"),
         ([*base[:3], *refs, *base[3:], f"bertscore:model={models['bert']}:layer=13"],
-         "num_layers must be between 0 and 12"),
+         "num_layers (--layer) must be between 0 and 12"),
         ([*base[:3], *refs, *base[3:], f"bertscore:model={models['bert']}"], "no default layer"),
         ([*base[:3], *refs, *base[3:], f"bertscore:model={models['bert']}:layer=9:baseline={tmp_path / 'none.tsv'}"],
          "cannot read the baseline file"),

@@ -302,3 +302,24 @@ def test_a_model_that_cannot_load_says_where_the_encoder_is_chosen_once(files, t
         message = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--model", str(model), "--layer",
                                  "9", "--baseline", "none")
         assert message.count("(the PT encoder: --model NAME|FOLDER") == 1, message
+
+
+def test_messages_about_the_model_settings_name_their_flags(files, tiny_model, tmp_path):
+    """A layer the model does not have said ``num_layers must be between 0 and 12`` and a model
+    without a built-in baseline ``give baseline=none``: Python setting names on the command line.
+    Now each names its flag as other settings' messages do (``num_layers (--layer)``,
+    ``(command line: --baseline none)``)."""
+    error = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--model", str(tiny_model),
+                           "--layer", "13", "--baseline", "none")
+    assert "num_layers (--layer) must be between 0 and 12" in error, error
+    error = one_line_error("pt-m2", "-s", files["gold.m2"], "-o", files["sys"], "--model", str(tiny_model),
+                           "--layer", "9")
+    assert "give baseline=none (command line: --baseline none), a known model name" in error, error
+    refs = tmp_path / "ref"
+    refs.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    for options, expected in ((["--layer", "13"], "num_layers (--layer) must be between 0 and 12"),
+                              (["--layer", "9", "--baseline", "auto"],
+                               "or baseline=none (command line: --baseline none)")):
+        error = one_line_error("bertscore", "-s", files["copy"], "-r", str(refs), "-o", files["sys"], "--model",
+                               str(tiny_model), *options)
+        assert expected in error, error

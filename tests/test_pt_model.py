@@ -75,7 +75,8 @@ def test_loading_by_hub_name_from_the_cache(tiny_model: Path, tmp_path: Path) ->
 
 @pytest.mark.parametrize("case, message", [
     ("missing", "no such model folder"), ("file", "not a model folder"), ("no-config", "no config.json"),
-    ("no-tokenizer", "no usable tokenizer"), ("corrupt", "cannot load the model"), ("layers", "num_layers must be"),
+    ("no-tokenizer", "no usable tokenizer"), ("corrupt", "cannot load the model"),
+    ("layers", r"num_layers \(--layer\) must be"),
 ])
 def test_bad_models_are_one_line_errors(tiny_model: Path, tmp_path: Path, case: str, message: str) -> None:
     folder = tmp_path / "model"

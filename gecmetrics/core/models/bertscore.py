@@ -94,7 +94,8 @@ def baseline_values(baseline: str, model: str, layer: int) -> np.ndarray | None:
     if baseline != "auto" and (os.path.exists(baseline) or os.sep in baseline or baseline.endswith(".tsv")):
         return read_baseline_file(baseline, layer)  # a file (one that does not exist: its error)
     known = ", ".join(sorted(BASELINES))
-    raise InputError(f"no rescaling baseline known for {name!r} (built in: {known}): give baseline=none, "
+    raise InputError(f"no rescaling baseline known for {name!r} (built in: {known}): give baseline=none "
+                     "(command line: --baseline none), "
                      "a known model name or a bert_score baseline file")
 
 

@@ -442,7 +442,7 @@ def truncate_layers(torch: Any, model: Any, num_layers: int, name: str) -> None:
     holder, attribute = _layer_list(model, name)
     layers = getattr(holder, attribute)
     if not 0 <= num_layers <= len(layers):
-        raise InputError(f"num_layers must be between 0 and {len(layers)} for model {name}, got {num_layers}")
+        raise InputError(f"num_layers (--layer) must be between 0 and {len(layers)} for model {name}, got {num_layers}")
     setattr(holder, attribute, torch.nn.ModuleList(list(layers)[:num_layers]))
 
 
@@ -542,7 +542,7 @@ def _direct_encoder(torch: Any, transformers: Any, source: str, num_layers: int,
     if weights is None or not supports(config):
         return None
     if not 0 <= num_layers <= config["num_hidden_layers"]:
-        raise InputError(f"num_layers must be between 0 and {config['num_hidden_layers']} for model {name}, "
+        raise InputError(f"num_layers (--layer) must be between 0 and {config['num_hidden_layers']} for model {name}, "
                          f"got {num_layers}")
     try:
         return DirectBert(torch, config, read_weights(torch, weights), num_layers)

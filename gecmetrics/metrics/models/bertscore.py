@@ -116,7 +116,8 @@ def resolve_baseline(baseline: str, model: str, layer: int, lang: str = "en") ->
         found = package_baseline_file(lang, model)
         if found is None:
             raise InputError(f"no rescaling baseline known for model {model!r} and language {lang!r}: give a "
-                             "bert_score baseline file (LAYER,P,R,F rows) or baseline=none")
+                             "bert_score baseline file (LAYER,P,R,F rows) or baseline=none "
+                             "(command line: --baseline none)")
         baseline = found
     return read_baseline_file(baseline, layer), baseline_file_label(baseline)
 
