@@ -481,3 +481,20 @@ def test_missing_models_are_one_line_errors(models, tmp_path, files):
         get_metric("impara", model=str(tmp_path / "empty")).signature
     error = one_line_error("compare", "-s", files["INPUT.src"], "-o", files["AMU"], "--metrics", "some")
     assert "SOME needs its three models" in error
+
+
+def test_column_labels_show_the_dtype_and_maximum_length(models):
+    """``compare --metrics some:...,some:...:dtype=float16`` labelled its columns ``SOME`` and
+    ``SOME (2)``: SOME's, IMPARA's and the Scribendi Score's labels now show a dtype other than
+    float32 and a maximum length other than 128, as BERTScore's show the dtype."""
+    from gecmetrics.run.compare import metric_columns
+
+    assert some_metric(models).column_labels() == ["SOME"]
+    assert some_metric(models, dtype="float16").column_labels() == ["SOME float16"]
+    assert some_metric(models, max_length=64, weights="0.2/0.3/0.5").column_labels() == ["SOME w0.2/0.3/0.5 max_len64"]
+    assert impara_metric(models, dtype="bfloat16", threshold=0.95).column_labels() == ["IMPARA t0.95 bfloat16"]
+    assert impara_metric(models, max_length=256).column_labels() == ["IMPARA max_len256"]
+    assert get_metric("scribendi", dtype="float16").column_labels() == ["Scribendi float16"]
+    assert get_metric("bertscore", dtype="float16").column_labels()[2] == "BERTScore float16 F"
+    columns, _ = metric_columns([some_metric(models), some_metric(models, dtype="float16")], 0)
+    assert [column.label for column in columns] == ["SOME", "SOME float16"]

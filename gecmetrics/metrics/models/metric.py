@@ -498,6 +498,20 @@ class ModelMetric(Metric):
             fields.append(("tokenizer", signed_tokenizer(scorer.tokenizer_name, scorer.encoder.source)))
         return fields
 
+    def run_departures(self) -> list[str]:
+        """The column label's words for what every model metric may set that changes its numbers:
+        a maximum input length other than the default (``max_len256``), a dtype other than
+        float32 (``float16``): two columns that differ only there are told apart by their labels,
+        not numbered (``SOME``, ``SOME (2)``)."""
+        s = self.settings
+        words = []
+        default = type(s).__dataclass_fields__["max_length"].default if hasattr(s, "max_length") else None
+        if default is not None and s.max_length != default:
+            words.append(f"max_len{s.max_length}")
+        if s.dtype != "float32":
+            words.append(s.dtype)
+        return words
+
     def signature_extra(self, references: int | None) -> list[tuple[str, str] | str]:
         """The models' identities (placed by :attr:`signature_order`), the reference count (a
         metric with reference texts), the torch and transformers versions, and ``cache:on``
@@ -558,9 +572,12 @@ class SOME(ModelMetric):
         return np.column_stack([scores, np.ones(len(scores))])
 
     def column_names(self) -> list[str]:
+        """After ``SOME``: other weights (``w0.2/0.3/0.5``), then :meth:`run_departures`."""
         weights = self.settings.weights
         default = SOMESettings.__dataclass_fields__["weights"].default
-        return [] if weights == default else [f"w{'/'.join(map(number_label, weights))}"]
+        names = [] if weights == default else [f"w{'/'.join(map(number_label, weights))}"]
+        names += self.run_departures()
+        return [" ".join(names)] if names else []
 
 
 class IMPARA(ModelMetric):
@@ -628,6 +645,7 @@ class IMPARA(ModelMetric):
             names.append("ungated")
         elif s.threshold != IMPARASettings.__dataclass_fields__["threshold"].default:
             names.append(f"t{signature_value(s.threshold)}")
+        names += self.run_departures()
         return [" ".join(names)] if names else []  # one column
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
@@ -740,6 +758,7 @@ class Scribendi(ModelMetric):
             tokens.append(f"t{signature_value(s.threshold)}")
         if s.token_sort != "difflib":
             tokens.append(s.token_sort)
+        tokens += self.run_departures()
         return [" ".join(tokens)] if tokens else []
 
 
@@ -932,8 +951,7 @@ class BERTScore(ModelMetric):
         if s.baseline != "none":
             baseline = shown_model(s.baseline)
             tokens.append("rescaled" if s.baseline == "auto" or baseline == model else f"rescaled:{baseline}")
-        if s.dtype != "float32":
-            tokens.append(s.dtype)
+        tokens += self.run_departures()
         return [" ".join([*tokens, part]) for part in ("P", "R", "F")]
 
     def identity_fields(self, scorer: Any) -> list[tuple[str, str]]:
