@@ -323,3 +323,19 @@ def test_messages_about_the_model_settings_name_their_flags(files, tiny_model, t
         error = one_line_error("bertscore", "-s", files["copy"], "-r", str(refs), "-o", files["sys"], "--model",
                                str(tiny_model), *options)
         assert expected in error, error
+
+
+@pytest.mark.parametrize("references", [["refs.m2"], ["ref0.m2", "ref1.m2"]])
+def test_pt_errant_names_standard_input_as_every_command_does(files, tiny_model, references):
+    """``pt-errant -hyp -`` named its row ``<stdin>`` (the name messages give standard input);
+    pt-m2, gleu, errant ... name it ``-``, as given. Now ``-`` too, read by the engine (one -ref
+    file) or merged in memory (several), in the table and the JSON."""
+    refs = [files[name] for name in references]
+    hypothesis = Path(files["hyp.m2"]).read_text(encoding="utf-8")
+    options = ["--model", str(tiny_model), "--layer", "9", "--baseline", "none"]
+    code, out, err = run_cli("pt-errant", "-hyp", "-", "-ref", *refs, *options, "--tsv", input=hypothesis)
+    assert code == 0 and out.splitlines()[1].split("\t")[0] == "-", (out, err)
+    code, given, err = run_cli("pt-errant", "-hyp", files["hyp.m2"], "-ref", *refs, *options, "--tsv")
+    assert code == 0 and out.splitlines()[1].split("\t")[1:] == given.splitlines()[1].split("\t")[1:]
+    code, out, err = run_cli("pt-errant", "-hyp", "-", "-ref", *refs, *options, "--json", input=hypothesis)
+    assert code == 0 and json.loads(out)[0]["system"] == "-", (out, err)

@@ -76,7 +76,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
         scored = score_corpus([metric], corpus, names, progress=progress_unless(out.format == "json", "pt-errant"),
                               jobs=out.jobs, dask=out.dask_address, chunk_lines=out.chunk_lines,
                               cache=metric.run_context)
-    _print(metric, scored, names, out)
+    _print(metric, scored, names, out, list(hypotheses))  # (rows named as the files were given: "-" too)
 
 
 def _checked(options: ScoringOptions) -> ScoringOptions:
@@ -86,9 +86,12 @@ def _checked(options: ScoringOptions) -> ScoringOptions:
     return options
 
 
-def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -> None:
-    """The scores of every hypothesis (or per sentence, or the paired tests), as asked."""
+def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions, labels: list[str] | None = None) -> None:
+    """The scores of every hypothesis (or per sentence, or the paired tests), as asked; ``names``:
+    the run's, ``labels``: the rows' (default: the names) as the command line gave the files."""
     statistics = [scored.statistics[name][0] for name in names]
+    results = [scored.result(name, 0) for name in names] if not (out.paired or out.sentence) else []
+    names = list(labels or names)
     as_json = out.format == "json"
     if out.paired:
         run_paired_tests([metric.resampler(0, 1)], names, statistics, out.paired_bs, out.paired_ar, out.seed or 0,
@@ -103,7 +106,6 @@ def _print(metric: Any, scored: Scored, names: list[str], out: ScoringOptions) -
         else:
             echo_table(sentence_table(metric, rows, out.digits, out.scale), out.format or "tsv")
     else:
-        results = [scored.result(name, 0) for name in names]
         if as_json:
             echo_json_results(((name, metric, result) for name, result in zip(names, results)), out.scale)
         else:
