@@ -88,6 +88,24 @@ def test_cleme_prints_a_row_per_hypothesis(files):
     assert header[1:3] == ["F0.5 (x100)", "P (x100)"] and rows[files["good.m2"]]["F0.5 (x100)"] == "100.00"
 
 
+def test_cleme_names_standard_input_as_every_command_does(files):
+    """``cleme -hyp -`` named its row ``<stdin>`` (the name messages give standard input); the
+    other commands name it ``-``, as given: in the table, --sentence, JSON and a paired test."""
+    from pathlib import Path
+
+    hypothesis = Path(files["good.m2"]).read_text(encoding="utf-8")
+    base = ["cleme", "-hyp", "-", "-ref", files["gold.m2"]]
+    code, out, err = run_cli(*base, input=hypothesis)
+    assert code == 0 and list(table_rows(out)[1]) == ["-"], (out, err)
+    code, out, err = run_cli(*base, "--sentence", input=hypothesis)
+    assert code == 0 and {line.split("\t")[0] for line in out.splitlines()[1:]} == {"-"}, (out, err)
+    code, out, err = run_cli(*base, "--json", input=hypothesis)
+    assert code == 0 and json.loads(out)[0]["system"] == "-", (out, err)
+    code, out, err = run_cli("cleme", "-hyp", files["input.m2"], "-", "-ref", files["gold.m2"], "--paired-bs", "20",
+                             "--tsv", input=hypothesis)
+    assert code == 0 and [line.split("\t")[1] for line in out.splitlines()[1:]] == [files["input.m2"], "-"], out
+
+
 def test_cleme_settings_json_and_digits(files):
     code, out, err = run_cli("cleme", "-hyp", files["half.m2"], "-ref", files["gold.m2"], "--assumption",
                              "independent", "--level", "sentence", "--unweighted", "-b", "1", "--json")

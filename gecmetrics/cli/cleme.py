@@ -81,10 +81,11 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
     metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
-    paths = [shown_path(path) for path in hypotheses]
+    paths = [shown_path(path) for path in hypotheses]  # the run's names (messages: '<stdin>'), the rows' as given ('-')
     scored, whole = _scored(metric, gold_path, hypotheses, out)
     if out.paired:
-        run_paired_tests(resamplers_for([metric], 1), paths, [scored.statistics[p][0] for p in paths], out.paired_bs,
+        run_paired_tests(resamplers_for([metric], 1), list(hypotheses), [scored.statistics[p][0] for p in paths],
+                         out.paired_bs,
                          out.paired_ar, out.seed or 0, out.digits, fmt == "json", out.show_signature,
                          {"--sentence": out.sentence, "-v": out.verbose}, ScoreFormat.of(metric, out.scale))
         return
@@ -101,22 +102,24 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
                 click.echo(f"== {path}")
             sys.stdout.write(format_chunk_tables(metric.partitions(prepared, whole.hypotheses[path], path),
                                                  metric.token_delimiter))
-    _print(metric, scored, results, out)
+    _print(metric, scored, results, list(hypotheses), out)
 
 
-def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], out: ScoringOptions) -> None:
-    paths = [path for path, _ in results]
+def _print(metric: ChunkMetric, scored: Any, results: list[tuple[str, Any]], labels: list[str],
+           out: ScoringOptions) -> None:
+    """The scores (``results``: by the run's names) in rows named ``labels``, as the files were given."""
+    shown = [(label, result) for label, (_, result) in zip(labels, results)]
     if out.format == "json":
         if out.sentence:
             echo_sentence_scores(scored, out.scale, out.digits, "json")
         else:
-            echo_json_results(((path, metric, result) for path, result in results), out.scale)
+            echo_json_results(((label, metric, result) for label, result in shown), out.scale)
     elif out.sentence:
-        echo_table(sentence_table(metric, [(path, scored.statistics[path][0]) for path in paths], out.digits,
-                                  out.scale), out.format or "tsv")
+        echo_table(sentence_table(metric, [(label, scored.statistics[path][0]) for label, (path, _) in
+                                           zip(labels, results)], out.digits, out.scale), out.format or "tsv")
     else:
         count_digits = more_digits(out.digits, 2 if out.scale == 100 else 0)
-        echo_scores(score_table(metric, results, out.digits, out.scale, count_digits), out.format or "tsv",
+        echo_scores(score_table(metric, shown, out.digits, out.scale, count_digits), out.format or "tsv",
                     [result.signature for _, result in results])
     if out.show_signature:
         click.echo(scores_signature(metric.signature, out.sentence), err=True)
