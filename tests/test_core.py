@@ -462,3 +462,27 @@ def test_the_word_whitespace_warning_is_about_gec_ranking_alone():
     checks = text_checks([get_metric("green", unit="char")])
     checks.observe([("hyp", ["a  b"])])
     assert any("whitespace other than single spaces" in line for line in checks.warnings())
+
+
+def test_gec_rankings_draws_in_c_are_summed_in_short_calls_that_a_stop_ends(monkeypatch):
+    """One C call summed all 500 iterations: Ctrl-C at 1.5 million lines waited up to 9 s for it.
+    The calls now take STOP_DRAWS draws each, the same sums, and a stop asked for ends the loop."""
+    import signal
+
+    from gecmetrics.core import aggregate, stop
+    from gecmetrics.core.backend import compiled_core_enabled
+
+    if not compiled_core_enabled():
+        pytest.skip("the C extension is not built")
+    stats = np.random.default_rng(0).integers(0, 9, size=(5000, 2, 4)).astype(np.int64)
+    monkeypatch.setattr(aggregate, "DRAW_BUDGET_BYTES", 0)  # the C path whatever the size
+    whole = aggregate.python2_sampled_sums(stats, 12)
+    monkeypatch.setattr(aggregate, "STOP_DRAWS", 5000 * 5)  # 5 iterations a call: 3 calls
+    assert np.array_equal(aggregate.python2_sampled_sums(stats, 12), whole)
+    assert np.array_equal(aggregate.sampled_sums(stats, aggregate.draw_blocks(12, 5000, 2)), whole)
+    with aggregate.reducer_threads(2):
+        assert np.array_equal(aggregate.python2_sampled_sums(stats, 12), whole)
+    monkeypatch.setattr(stop, "_REQUESTED", [(signal.SIGTERM, 0.0)])
+    with pytest.raises(SystemExit) as stopped:
+        aggregate.python2_sampled_sums(stats, 12)
+    assert stopped.value.code == 128 + signal.SIGTERM
