@@ -265,7 +265,8 @@ def test_cleme_shows_progress_on_a_terminal(files, monkeypatch):
     import io
 
     import gecmetrics.cli.scoring as command  # the scoring commands' run
-    from gecmetrics.cli.common import StderrProgress
+    from gecmetrics.cli.progress import StderrProgress  # (its module's: common's name may be bound to a class
+    # another test patched in when common was first imported, e.g. test_attribution_runs' recorder)
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
