@@ -83,6 +83,7 @@ def registered():
     yield
     for name in PLUGINS:
         unregister_metric(name)
+        main.commands.pop(name, None)  # (the group keeps a command it made: other tests list the commands)
 
 
 def test_a_plugin_that_fails_while_it_is_made_is_one_line_naming_it():
