@@ -24,12 +24,13 @@ def settings_options(settings_class: type, names: Sequence[str] | None = None, g
     name where it declares none), in declaration order: the help line and the default are the
     setting's own, and the value is read by the setting's parser (:func:`given_settings`), so a
     command and the library check a value the same way. A boolean whose default is false (or
-    unset) is a flag, one whose default is true a pair --x/--no-x; a setting with several values takes them after one flag (``-b 0.5 1 2``).
+    unset) is a flag, one whose default is true a pair --x/--no-x; a setting with several values
+    takes them after one flag (``-b 0.5 1 2``).
     ``names``: only these settings."""
     infos = [(name, info, setting_flags(name, info, generate)) for name, info in settings_class.infos().items()
              if (names is None or name in names)]
     infos = [item for item in infos if item[2]]
-    defaults = {f.name: f.default for f in dataclasses.fields(settings_class)}
+    defaults = _defaults(settings_class)
 
     def decorate(func: Callable) -> Callable:
         for name, info, flags in reversed(infos):
@@ -61,13 +62,18 @@ def given_settings(settings_class: type, values: dict[str, Any], generate: bool 
     """The settings given on the command line (absent ones keep the metric's defaults), each read
     by its parser with the flag's name in messages: ``{"iterations": 100}`` for ``-i 100``."""
     given = {}
-    defaults = {f.name: f.default for f in dataclasses.fields(settings_class)}
+    defaults = _defaults(settings_class)
     for name, info in settings_class.infos().items():
         value, flags = values.get(name), setting_flags(name, info, generate)
         if not flags or value is None or value == () or (value is False and defaults.get(name) is not True):
             continue  # (a one-way flag not given is False; --no-x of a setting on by default is given)
         given[name] = info.parse("/".join(flags), list(value) if isinstance(value, tuple) else value)
     return given
+
+
+def _defaults(settings_class: type) -> dict[str, Any]:
+    """Each setting's default, by name."""
+    return {f.name: f.default for f in dataclasses.fields(settings_class)}
 
 
 def _boolean(info: Any) -> bool:

@@ -36,6 +36,9 @@ _TARGET_LINE = re.compile(r"T[0-9]+(?:-A([0-9]+))? ")
 
 _SPAN = re.compile(r"(-?[0-9]{1,18}) (-?[0-9]{1,18})")  # the common span; longer offsets: the checked path
 _SMALL_ANNOTATORS = {str(n): n for n in range(64)}
+"""Annotator fields written as ``str(n)``: those of every known M2 file (0, 1, ...)."""
+_intern = sys.intern  # the type, required and comment fields repeat over a file: one string object each
+
 _ODD_SPACING = re.compile(r"(?<=\S) {3,}(?=\S)|(?:^| )[^\S ]+(?= |$)")
 """What ``errant_parallel -tok`` writes for a whitespace token of spaCy's, which its spans count
 and the line's words (``str.split``, as ERRANT and the M2 scorer read an 'S' line) do not: three
@@ -54,13 +57,12 @@ def _words_before_odd_spacing(source: str, n_words: int) -> int | None:
 
 
 def _spacing_error(edit: Edit, plain_words: int, source_line: int, name: str, line_number: int) -> InputError:
+    where = f" (line {source_line})" if source_line else ""
     return InputError(f"the span {edit.start}-{edit.end} ends after a whitespace token (a run of spaces, a tab or a "
-                      f"no-break space standing alone) of the 'S' line{f' (line {source_line})' if source_line else ''}, after its first "
-                      f"{plural(plain_words, 'word')}: errant_parallel -tok numbers spaCy's token of such whitespace, the words "
-                      "of the line do not, so the span cannot be matched with them; collapse the text's spaces "
-                      "before annotating, or annotate without -tok", name, line_number)
-"""Annotator fields written as ``str(n)``: those of every known M2 file (0, 1, ...)."""
-_intern = sys.intern  # the type, required and comment fields repeat over a file: one string object each
+                      f"no-break space standing alone) of the 'S' line{where}, after its first "
+                      f"{plural(plain_words, 'word')}: errant_parallel -tok numbers spaCy's token of such whitespace, "
+                      "the words of the line do not, so the span cannot be matched with them; collapse the text's "
+                      "spaces before annotating, or annotate without -tok", name, line_number)
 
 
 def _parse_edit_line(body: str, n_tokens: int, name: str, line_number: int, corrections: dict[str, str]) -> Edit:

@@ -46,27 +46,31 @@ def checked_statistics(metric: "Metric", rows: Any, sentences: int, name: str) -
     problem = None
     if isinstance(rows, (list, tuple)) and is_plugin(type(metric)):  # (a list is checked as the array it makes)
         try:
-            array = np.asarray(rows, dtype=np.float64)
+            problem = _table_problem(np.asarray(rows, dtype=np.float64), sentences, "a list",
+                                     f"a list of {plural(len(rows), 'row')}")
         except (TypeError, ValueError):
             problem = "a list that makes no table of numbers (rows of different lengths, or values that are no numbers)"
-        else:
-            if array.ndim == 0 or array.shape[0] != sentences:
-                problem = f"a list of {plural(len(rows), 'row')} for {plural(sentences, 'sentence')} (a row per sentence)"
-            elif np.isinf(array).any():
-                problem = "a list with infinite values"
     elif isinstance(rows, np.ndarray):
-        if rows.dtype.kind not in "biuf":
-            problem = f"an array of {rows.dtype}, not of numbers"
-        elif rows.ndim == 0 or rows.shape[0] != sentences:
-            problem = f"an array of shape {rows.shape} for {plural(sentences, 'sentence')} (a row per sentence)"
-        elif rows.dtype.kind == "f" and np.isinf(rows).any():
-            problem = "an array with infinite values"
+        problem = f"an array of {rows.dtype}, not of numbers" if rows.dtype.kind not in "biuf" else \
+            _table_problem(rows, sentences, "an array", f"an array of shape {rows.shape}")
     elif rows is None or isinstance(rows, (str, bytes, numbers.Number)):
         problem = kind_of(rows)
     if problem:
         raise InputError(f"metric {metric.display_name}: its statistics of {name} are {problem}; a metric's "
                          "statistics are per-sentence numbers (Metric.statistics)")
     return rows
+
+
+def _table_problem(array: Any, sentences: int, kind: str, counted: str) -> str | None:
+    """What is wrong with a table of numbers as statistics of ``sentences`` sentences (None:
+    nothing): not a row per sentence (``counted``: how many it has, said), or infinite values."""
+    import numpy as np
+
+    if array.ndim == 0 or array.shape[0] != sentences:
+        return f"{counted} for {plural(sentences, 'sentence')} (a row per sentence)"
+    if array.dtype.kind == "f" and np.isinf(array).any():
+        return f"{kind} with infinite values"
+    return None
 
 
 def chunk_statistics(metrics: Sequence["Metric"], corpus: Corpus, names: Sequence[str],
