@@ -405,9 +405,10 @@ def _tls_hint(reason: object) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
-def one_line(text: str) -> str:
-    """A server's text as one line of a message: line ends and other control characters
-    (a terminal's escape codes among them) as one space each run, the ends stripped."""
+def server_text_line(text: str) -> str:
+    """A server's text (an error page) as one line of a message: line ends and other control
+    characters (a terminal's escape codes among them) as one space each run, the ends stripped
+    (:func:`gecmetrics.errors.one_line` shows them escaped; a page is text to read here)."""
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
@@ -452,8 +453,11 @@ class OpenAICompatibleBackend:
         self.base_url = base_url
         self.api_key_env, self.key_required = api_key_env, key_required
         self._lock = threading.Lock()
-        self._key_forms: dict[str, list[str]] = {}
-        """Every key read so far -> how a text may write it (what redact() looks for); in memory only."""
+        self._keys: tuple[str, ...] = ()
+        """Every key read so far (in memory only; replaced, never changed in place: threads read it)."""
+        self._forms: list[str] = []
+        """How a text may write any of them, longest first (a key inside another's form): what
+        :meth:`redact` looks for."""
         self.current_key()  # a missing or unsendable key fails here, before any work
         # (as floats: temperature=0 and 0.0 are one request, and one cache key)
         temperature, top_p = (None if value is None else float(value) for value in (temperature, top_p))
@@ -517,22 +521,18 @@ class OpenAICompatibleBackend:
         """The key in ``$api_key_env`` now (:func:`environment_key`), read for every request: a key
         rotated or unset in the process's environment is followed, never a copy of an old one."""
         key = environment_key(self.api_key_env, self.key_required)
-        if key and key not in self._key_forms:
+        if key and key not in self._keys:
             with self._lock:
-                self._key_forms[key] = _written_forms(key)
+                self._keys = (*self._keys, key)
+                self._forms = sorted(set(self._forms) | set(_written_forms(key)), key=len, reverse=True)
         return key
-
-    def _forms(self) -> list[str]:
-        """How a text may write any key read so far, longest first (a key inside another's form)."""
-        with self._lock:
-            return sorted({form for forms in self._key_forms.values() for form in forms}, key=len, reverse=True)
 
     def redact(self, text: str, keep: int | None = None) -> str:
         """``text`` without the key (a server may echo the Authorization header, or a model the
         prompt's surroundings), then its first ``keep`` characters: cut after the key is gone,
         never before (a cut key would be missed). The key is found as written, as JSON writes
         it (``\\/`` for ``/``, ``\\uXXXX`` escapes) and percent-encoded (see :func:`_written_forms`)."""
-        for form in self._forms():
+        for form in self._forms:
             text = text.replace(form, "[key]")
         text = _BASIC.sub("Basic [credentials]", _BEARER.sub("Bearer [key]", text))
         return text if keep is None else text[:keep]
@@ -541,11 +541,9 @@ class OpenAICompatibleBackend:
         """Whether ``text`` (an answer) repeats the key: as :meth:`redact` finds it, or once its
         JSON escapes are decoded, in any mix (the answer's check decodes them and its messages
         quote the values: ``sk-L\\u0045AK...`` was shown as the key)."""
-        if any(form in text for form in self._forms()):
+        if any(form in text for form in self._forms):
             return True
-        with self._lock:
-            keys = list(self._key_forms)
-        if keys and any(key in json_unescaped(text) for key in keys):
+        if self._keys and any(key in json_unescaped(text) for key in self._keys):
             return True
         return bool(_BEARER.search(text))
 
@@ -633,7 +631,7 @@ class OpenAICompatibleBackend:
         """The reply to a non-2xx status: :class:`_Transient` (retried), :class:`BackendError`
         (the run stops) or a failed request."""
         try:
-            text = one_line(self.redact(error.read(4096).decode("utf-8", "replace")))[:300]
+            text = server_text_line(self.redact(error.read(4096).decode("utf-8", "replace")))[:300]
         except (OSError, http.client.HTTPException, _Stopped):
             text = ""
         finally:
