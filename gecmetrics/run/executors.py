@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections import deque
@@ -27,6 +28,11 @@ MAX_JOBS = 512
 """The most worker processes a run starts."""
 STOP_SECONDS = 1.5
 """How long stopped workers get to exit before they are killed."""
+CANCEL_SAFE = sys.version_info >= (3, 12)
+"""Whether the worker processes' futures may be cancelled: on Python 3.10 and 3.11 the pool's
+manager thread, finding its workers ended, sets an exception on every task it still holds and
+fails with a traceback (``InvalidStateError: CANCELLED``) at one that was cancelled (fixed in
+3.12); there a map stopped early ends the workers instead, which ends their tasks as well."""
 DASK_HINT = "the Dask executor needs the dask extra: pip install 'gecmetrics[dask]'"
 DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
 _ADDRESS = re.compile(r"^(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\s]+):(?P<port>\d{1,5})/?$")
@@ -112,8 +118,11 @@ class ProcessExecutor(Executor):
             raise InputError("a worker process died (out of memory?); run with fewer processes (-p) or smaller "
                              "chunks (--chunk-lines)") from None
         finally:
-            for future in pending:
-                future.cancel()
+            if pending and not CANCEL_SAFE:
+                self.close()  # the workers end with what they hold; the next map starts others
+            else:
+                for future in pending:
+                    future.cancel()
 
     def close(self) -> None:
         """Stop the pool; workers still busy (after an error or an interrupt) are ended now,
@@ -125,7 +134,7 @@ class ProcessExecutor(Executor):
         for process in processes:  # before the queues close under them (no traceback from a worker)
             if process.is_alive():
                 process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=CANCEL_SAFE)
         deadline = time.monotonic() + STOP_SECONDS
         for process in processes:
             process.join(timeout=max(0.0, deadline - time.monotonic()))
