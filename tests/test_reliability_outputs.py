@@ -810,6 +810,25 @@ def test_a_file_of_nul_bytes_without_a_line_break_is_refused_at_its_first_piece(
     assert ":1: NUL byte" in result.stderr and ("/dev/zero" in result.stderr or "z:1" in result.stderr), result.stderr
 
 
+@pytest.mark.parametrize("args", [["rank", "--judgments", "z"], ["rank", "--judgments", "/dev/zero"],
+                                  ["gotoscorer", "-ref", "g.m2", "-hyp", "g.m2", "-w_file", "z"]])
+def test_judgments_and_weight_files_of_nul_bytes_are_refused_at_their_first_piece(tmp_path: Path, args) -> None:
+    """Judgments, para and weight files were read whole before their NUL byte was looked for:
+    ``rank --judgments /dev/zero`` ended in 'out of memory' under a 2 GB cap (and the
+    out-of-memory killer without one)."""
+    with open(tmp_path / "z", "wb") as handle:
+        handle.truncate(2 << 30)  # (sparse: no disk)
+    (tmp_path / "g.m2").write_text("S a b\n\n", encoding="utf-8")
+    result = subprocess.run([gecmetric_script(), "--no-cache", *args], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=TIMEOUT, preexec_fn=_capped(1 << 30))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert ":1: NUL byte" in result.stderr, result.stderr
+    code = "from gecmetrics.io.para import read_para\ntry: read_para('z')\nexcept Exception as err: print(repr(err))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=TIMEOUT, preexec_fn=_capped(1 << 30))
+    assert "InputError" in result.stdout and "z:1: NUL byte" in result.stdout, (result.stdout, result.stderr)
+
+
 @pytest.mark.parametrize("name", ["a" * 251 + ".m2", "é" * 126 + ".m2"])
 def test_an_output_name_of_255_bytes_is_written(tmp_path: Path, name: str) -> None:
     """The temporary file's name adds the writer's marks to the output's: a name the shell's

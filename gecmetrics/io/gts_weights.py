@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, plural
-from .text import STDIN, ascii_integer, check_not_standard_output, check_path
+from .text import STDIN, ascii_integer, check_not_standard_output, check_path, read_whole
 
 SYSTEMS = "systems"
 """``weights=systems``: the levels come from the corpus's own hypotheses, no file."""
@@ -116,7 +116,7 @@ def _read(path: str) -> tuple[WeightTable, str]:
     try:
         with open(path, "rb") as handle:
             check_not_standard_output(handle, path)
-            data = handle.read()
+            data = read_whole(handle, path)
     except OSError as err:
         raise InputError(f"cannot read the weight file: {err.strerror}", path) from None
     try:

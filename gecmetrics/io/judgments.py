@@ -21,7 +21,8 @@ from xml.parsers import expat
 import numpy as np
 
 from ..errors import InputError, kind_of, one_line, shown
-from .text import STDIN, ascii_integer, check_not_standard_output, check_path, check_sequence, check_system_names, standard_input
+from .text import (STDIN, ascii_integer, check_not_standard_output, check_path, check_sequence, check_system_names,
+                   read_to_nul, standard_input)
 
 _SYSTEM_SEPARATOR = re.compile(r"[\s,]+")
 """Systems sharing a translation: space-separated in GJG15's and SEEDA's files, comma-separated
@@ -319,12 +320,18 @@ class _ItemCollector:
                                       tuple(item["systems"]), tuple(item["ranks"]), tuple(item["translations"])))
 
 
+def _utf16(data: bytes) -> bool:
+    """Whether XML starting with ``data`` is UTF-16 that expat detects (a byte-order mark, or
+    ``<`` as its first character)."""
+    return data[:2] in (b"\xff\xfe", b"\xfe\xff", b"<\0", b"\0<")
+
+
 def check_no_nul(data: bytes, path: str) -> None:
     """A NUL byte (a binary file, or UTF-16 without its byte-order mark or encoding declaration
-    that expat would read) is one InputError naming the line; UTF-16 that expat detects (a
-    byte-order mark, or ``<`` as its first character) is left to it."""
+    that expat would read) is one InputError naming the line; UTF-16 that expat detects
+    (:func:`_utf16`) is left to it."""
     position = data.find(b"\0")
-    if position < 0 or data[:2] in (b"\xff\xfe", b"\xfe\xff", b"<\0", b"\0<"):
+    if position < 0 or _utf16(data):
         return
     raise InputError("NUL byte (is the file binary, or UTF-16 without a byte-order mark?): judgments are XML text",
                      path, data.count(b"\n", 0, position) + 1)
@@ -379,11 +386,11 @@ def read_judgments(path: str | os.PathLike, excluded_users: Sequence[str] = EXCL
         raise InputError(f"the judgments path must be a string, got {type(path).__name__}")
     check_path(path)  # not ''
     if path == STDIN:  # read once, as the other inputs read '-'
-        return parse_judgments(standard_input().read(), "<stdin>", excluded_users)
+        return parse_judgments(read_to_nul(standard_input(), _utf16), "<stdin>", excluded_users)
     try:
         with open(path, "rb") as handle:
             check_not_standard_output(handle, path)
-            data = handle.read()
+            data = read_to_nul(handle, _utf16)  # (check_no_nul refuses a NUL outside UTF-16)
     except OSError as err:
         raise InputError(f"cannot read the judgments: {err.strerror}", path) from None
     return parse_judgments(data, path, excluded_users)

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError, plural
-from .text import NUL_MESSAGE, check_not_standard_output, check_path, decode_utf8
+from .text import NUL_MESSAGE, check_not_standard_output, check_path, decode_utf8, read_whole
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def read_para(path: str | os.PathLike) -> list[ParaRecord]:
     try:
         with open(name, "rb") as handle:
             check_not_standard_output(handle, name)
-            data = handle.read()
+            data = read_whole(handle, name)
     except IsADirectoryError:
         raise InputError("is a directory, not a file", name) from None
     except FileNotFoundError:

@@ -10,7 +10,7 @@ import os
 import re
 import stat
 import sys
-from typing import Any, BinaryIO, Iterable, Iterator, Mapping, Sequence
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.checks import check_name_text
 from ..core.lines import is_iterable, unordered
@@ -268,7 +268,7 @@ def read_lines(path: str) -> list[str]:
 
 
 PIECE_BYTES = 1 << 20
-"""Bytes read at a time by :func:`read_whole`, :func:`file_lines` and the run's line reader
+"""Bytes read at a time by :func:`read_to_nul`, :func:`file_lines` and the run's line reader
 (:class:`gecmetrics.run.reading.LineReader`), each piece searched for a NUL
 byte before the next is read: a binary file (``/dev/zero``, a gigabyte without a line break) is
 refused at its first piece, not once it is in memory whole (the out-of-memory killer, first)."""
@@ -276,11 +276,24 @@ refused at its first piece, not once it is in memory whole (the out-of-memory ki
 
 def read_whole(handle: BinaryIO, path: str) -> bytes:
     """A file's bytes to its end, a piece at a time: a NUL byte is the InputError naming its line
-    (the lines before it counted then only)."""
+    (the file read only to it: :func:`read_to_nul`)."""
+    data = read_to_nul(handle)
+    if data.endswith(b"\0"):
+        check_no_nul(data, path)
+    return data
+
+
+def read_to_nul(handle: BinaryIO, nul_allowed: Callable[[bytes], bool] | None = None) -> bytes:
+    """A file's bytes to its end, a piece at a time (:data:`PIECE_BYTES`), or only to its first
+    NUL byte (the last byte then given) unless ``nul_allowed(the first piece)``: the caller
+    refuses that NUL, naming its line, and a binary file or ``/dev/zero`` is never held whole.
+    Bytes before a NUL are whole UTF-8 characters (no multi-byte character holds one)."""
     pieces: list[bytes] = []
     while piece := handle.read(PIECE_BYTES):
-        if b"\0" in piece:
-            check_no_nul(piece, path, 1 + sum(before.count(b"\n") for before in pieces))
+        position = piece.find(b"\0")
+        if position >= 0 and not (nul_allowed is not None and nul_allowed(pieces[0] if pieces else piece)):
+            pieces.append(piece[:position + 1])
+            break
         pieces.append(piece)
     return b"".join(pieces)
 
