@@ -334,11 +334,12 @@ static PyObject *run(PyObject *module, PyObject *args) {
     return result;
 }
 
-/* The running choice over the rows in order, each row's chosen candidate kept (see the top). */
+/* The running choice over the rows in order, each row's chosen candidate kept (see the top). Run
+   without the GIL: its memory from PyMem_RawMalloc (PyMem_Malloc needs the GIL: a crash from Python 3.12). */
 static int corpus_walk(int rule, double beta, const double *counts, const unsigned char *available,
                        const int64_t *rank, Py_ssize_t sentences, Py_ssize_t candidates, double *totals,
                        int64_t *chosen) {
-    Py_ssize_t *tried = PyMem_Malloc((size_t)candidates * sizeof(Py_ssize_t));
+    Py_ssize_t *tried = PyMem_RawMalloc((size_t)candidates * sizeof(Py_ssize_t));
     if (tried == NULL)
         return -2;
     for (Py_ssize_t row = 0; row < sentences; row++) {
@@ -346,7 +347,7 @@ static int corpus_walk(int rule, double beta, const double *counts, const unsign
         const double *local = counts + row * candidates * 3;
         Py_ssize_t size = trial_order(available + row * candidates, ranks, candidates, tried);
         if (size == 0) {
-            PyMem_Free(tried);
+            PyMem_RawFree(tried);
             return -1;
         }
         Py_ssize_t best = tried[0];
@@ -364,7 +365,7 @@ static int corpus_walk(int rule, double beta, const double *counts, const unsign
         totals[1] += local[3 * best + 1];
         totals[2] += local[3 * best + 2];
     }
-    PyMem_Free(tried);
+    PyMem_RawFree(tried);
     return 0;
 }
 
@@ -388,11 +389,11 @@ static PyObject *corpus(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     if (chosen != NULL) {
         double totals[3] = {start[0], start[1], start[2]};
+        int64_t *chosen_rows = (int64_t *)PyBytes_AS_STRING(chosen);
         int status;
         Py_BEGIN_ALLOW_THREADS
         status = corpus_walk(rule, beta, (const double *)counts_view.buf, (const unsigned char *)available_view.buf,
-                             (const int64_t *)rank_view.buf, sentences, candidates, totals,
-                             (int64_t *)PyBytes_AS_STRING(chosen));
+                             (const int64_t *)rank_view.buf, sentences, candidates, totals, chosen_rows);
         Py_END_ALLOW_THREADS
         if (status == -2)
             PyErr_NoMemory();
