@@ -61,3 +61,37 @@ def test_a_map_stopped_early_leaves_an_executor_that_maps_again(monkeypatch):
         results.close()  # what a consumer's error does
         assert list(executor.map(abs, [-1, -2, 3])) == [1, 2, 3]
     assert errors == []
+
+
+FORK_WARNING = "This process (pid=12) is multi-threaded, use of fork() may lead to deadlocks in the child."
+FORK_CHECK = f"""
+import threading, warnings
+from gecmetrics.run.executors import _forking_quietly
+
+def warned():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with _forking_quietly():
+            warnings.warn({FORK_WARNING!r}, DeprecationWarning)
+            warnings.warn("another deprecation", DeprecationWarning)
+    return [str(warning.message) for warning in caught]
+
+print(warned())
+release = threading.Event()
+other = threading.Thread(target=release.wait)
+other.start()
+print(warned())
+release.set()
+"""
+
+
+def test_the_fork_warning_is_left_out_only_while_no_other_python_thread_runs():
+    """Python 3.12+ warns at every fork once NumPy's OpenBLAS has started its threads (C threads,
+    ready for a fork): noise at every -p N run under -W default or pytest; another Python thread
+    is a real risk, and then the warning shows. (A fresh process: a test's may hold threads.)"""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", FORK_CHECK], capture_output=True, text=True, timeout=60)
+    assert result.stdout.splitlines() == [str(["another deprecation"]), str([FORK_WARNING, "another deprecation"])], \
+        result.stderr

@@ -14,6 +14,7 @@ context manager: leaving it stops its workers, also when the run fails or is int
 from __future__ import annotations
 
 
+import contextlib
 import os
 import re
 import sys
@@ -99,7 +100,10 @@ class ProcessExecutor(Executor):
         if self._pool is None:
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(self.jobs, initializer=_worker_signals)
+            pool = ProcessPoolExecutor(self.jobs, initializer=_worker_signals)
+            with _forking_quietly():
+                pool.submit(int)  # the workers are forked now (all of them, at the first task)
+            self._pool = pool
         return self._pool
 
     def map(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
@@ -142,6 +146,23 @@ class ProcessExecutor(Executor):
             if process.is_alive():
                 process.kill()
                 process.join(timeout=1)
+
+
+@contextlib.contextmanager
+def _forking_quietly() -> Iterator[None]:
+    """Python 3.12+ warns (DeprecationWarning) at a fork of a process running other threads, as
+    every process is once NumPy's OpenBLAS has started its own: the warning is left out when
+    this process runs no other Python thread (a thread of C code such as OpenBLAS's or OpenMP's
+    prepares for a fork, pthread_atfork), and shown when it does (one might hold a lock the
+    worker then needs)."""
+    import threading
+    import warnings
+
+    with warnings.catch_warnings():
+        if threading.active_count() == 1:
+            warnings.filterwarnings("ignore", r"This process \(pid=\d+\) is multi-threaded, use of fork\(\)",
+                                    DeprecationWarning)
+        yield
 
 
 def _worker_signals() -> None:
