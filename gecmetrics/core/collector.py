@@ -18,6 +18,12 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 
+FROZEN_AT_START = gc.get_freeze_count()
+"""Objects frozen when this module was imported: none on most Pythons, but Python 3.12.1 starts
+with some (375) that no caller froze, so the block thaws what it froze unless the count had grown
+past this before it."""
+
+
 def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
     try:
         if phase == "stop" and info.get("generation") == 2:
@@ -30,12 +36,12 @@ def _freeze_survivors(phase: str, info: dict[str, Any]) -> None:
 def survivors_frozen() -> Iterator[None]:
     """Within the block, the objects that survive a full collection are frozen (see the module
     docstring); at its end the callback is removed and, unless objects were frozen before the
-    block, they are thawed."""
+    block (:data:`FROZEN_AT_START`), they are thawed."""
     frozen_before = gc.get_freeze_count()
     gc.callbacks.append(_freeze_survivors)
     try:
         yield
     finally:
         gc.callbacks.remove(_freeze_survivors)
-        if frozen_before == 0:
+        if frozen_before <= FROZEN_AT_START:
             gc.unfreeze()
