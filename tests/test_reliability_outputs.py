@@ -829,6 +829,20 @@ def test_judgments_and_weight_files_of_nul_bytes_are_refused_at_their_first_piec
     assert "InputError" in result.stdout and "z:1: NUL byte" in result.stdout, (result.stdout, result.stderr)
 
 
+@pytest.mark.parametrize("encoding, mark", [("utf-32-le", b"\xff\xfe\0\0"), ("utf-32-be", b"\0\0\xfe\xff"),
+                                            ("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")])
+def test_a_whole_file_read_names_its_byte_order_mark(tmp_path: Path, encoding: str, mark: bytes) -> None:
+    """Read a piece at a time up to a NUL, a UTF-32 file must still be told from UTF-16 by its
+    whole byte-order mark (FF FE 00 00 holds a NUL at its third byte)."""
+    from gecmetrics.io.text import read_lines
+
+    path = tmp_path / "t"
+    path.write_bytes(mark + "He go home .\n".encode(encoding))
+    name = encoding[:6].upper()
+    with pytest.raises(InputError, match=f"{name} text .it starts with a {name} byte-order mark"):
+        read_lines(str(path))
+
+
 @pytest.mark.parametrize("name", ["a" * 251 + ".m2", "é" * 126 + ".m2"])
 def test_an_output_name_of_255_bytes_is_written(tmp_path: Path, name: str) -> None:
     """The temporary file's name adds the writer's marks to the output's: a name the shell's

@@ -276,25 +276,23 @@ refused at its first piece, not once it is in memory whole (the out-of-memory ki
 
 def read_whole(handle: BinaryIO, path: str) -> bytes:
     """A file's bytes to its end, a piece at a time: a NUL byte is the InputError naming its line
-    (the file read only to it: :func:`read_to_nul`)."""
+    (the file read only to the piece that holds it: :func:`read_to_nul`, the last piece then)."""
     data = read_to_nul(handle)
-    if data.endswith(b"\0"):
+    if b"\0" in data[-PIECE_BYTES:]:
         check_no_nul(data, path)
     return data
 
 
 def read_to_nul(handle: BinaryIO, nul_allowed: Callable[[bytes], bool] | None = None) -> bytes:
-    """A file's bytes to its end, a piece at a time (:data:`PIECE_BYTES`), or only to its first
-    NUL byte (the last byte then given) unless ``nul_allowed(the first piece)``: the caller
-    refuses that NUL, naming its line, and a binary file or ``/dev/zero`` is never held whole.
-    Bytes before a NUL are whole UTF-8 characters (no multi-byte character holds one)."""
+    """A file's bytes to its end, a piece at a time (:data:`PIECE_BYTES`), or only to the end of
+    the first piece that holds a NUL byte unless ``nul_allowed(the first piece)``: the caller
+    refuses that NUL before decoding, naming its line (and, from the first piece, a UTF-16 or
+    UTF-32 byte-order mark), and a binary file or ``/dev/zero`` is never held whole."""
     pieces: list[bytes] = []
     while piece := handle.read(PIECE_BYTES):
-        position = piece.find(b"\0")
-        if position >= 0 and not (nul_allowed is not None and nul_allowed(pieces[0] if pieces else piece)):
-            pieces.append(piece[:position + 1])
-            break
         pieces.append(piece)
+        if b"\0" in piece and not (nul_allowed is not None and nul_allowed(pieces[0])):
+            break
     return b"".join(pieces)
 
 
