@@ -16,7 +16,7 @@ from gecmetrics.core.edits.compare import _rounded_scalar, macro_scores, rounded
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import read_m2
 from gecmetrics.metrics.m2 import ErrantCompare
-from tests.conftest import SPACY_TEST_MODEL, check_level_json, run_cli
+from tests.conftest import RECORDED_BEFORE_PYTHON_312, SPACY_TEST_MODEL, check_level_json, run_cli
 
 DATA = Path(__file__).parent / "data" / "macro"
 
@@ -284,6 +284,7 @@ def recorded_pr_numbers() -> list[tuple[str, list[str], list[str]]]:
     return rows
 
 
+@RECORDED_BEFORE_PYTHON_312
 def test_equals_the_prs_compare_m2_on_conll14_amu(conll14, spacy_model, warm_parses, tmp_path):  # noqa: ARG001
     """AMU annotated as errant_parallel does, against the gold M2 as distributed (NUCLE types)
     and re-annotated with --auto (ERRANT types): every recorded run of the PR's script (the
