@@ -36,7 +36,8 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
         return [GLEU(variant=variant, **settings)]
     unused = [flag for name in SAMPLING if name in settings for flag in GLEUSettings.infos()[name].flags[:1]]
     if unused:
-        raise InputError(f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not apply to --variant gleu0 (no reference sampling; with a "
+        verb = "does" if len(unused) == 1 else "do"
+        raise InputError(f"{', '.join(unused)} {verb} not apply to --variant gleu0 (no reference sampling; with a "
                          "paired test, --seed seeds the test)")
     from ..metrics.gleu.gleu2015 import GLEU2015, GLEU2015Settings
 

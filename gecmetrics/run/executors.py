@@ -102,7 +102,7 @@ class ProcessExecutor(Executor):
 
             pool = ProcessPoolExecutor(self.jobs, initializer=_worker_signals)
             with _forking_quietly():
-                pool.submit(int)  # the workers are forked now (all of them, at the first task)
+                pool.submit(int)  # the workers start now (forked: all of them, at the first task)
             self._pool = pool
         return self._pool
 

@@ -94,7 +94,7 @@ def parse_some_weights(name: str, value: Any) -> tuple[float, float, float]:
     from .some import check_weights
 
     grammar, fluency, meaning = check_weights(parse_floats(name, value), setting_label(name), value)
-    return (grammar, fluency, meaning)
+    return grammar, fluency, meaning
 
 
 parse_some_weights.takes_several = True  # type: ignore[attr-defined]
