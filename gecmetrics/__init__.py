@@ -16,9 +16,11 @@ from ._lazy import lazy_names
 from .version import __version__
 
 from .errors import InputError, InputNote
-from .io.corpus import Corpus, read_corpus
-from .io.text import read_lines
+
+# (the console script imports this package first: what it holds is loaded before the command
+# takes over Ctrl-C, see gecmetrics.cli.run)
 _LAZY = {
+    "Corpus": "io.corpus", "read_corpus": "io.corpus", "read_lines": "io.text",
     "Metric": "metrics.base", "Settings": "metrics.settings", "Signature": "metrics.results",
     "Result": "metrics.results", "SentenceScores": "metrics.results", "Column": "metrics.results",
     "setting": "metrics.settings",
@@ -61,7 +63,7 @@ _LAZY = {
     "BERTScore": "metrics.models.metric", "BERTScoreResult": "metrics.models.metric",
 }
 
-__all__ = ["__version__", "InputError", "InputNote", "Corpus", "read_corpus", "read_lines", *_LAZY]
+__all__ = ["__version__", "InputError", "InputNote", *_LAZY]
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)

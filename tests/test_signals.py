@@ -174,3 +174,40 @@ def test_an_output_file_is_complete_or_absent(tmp_path_factory, lines, delay, se
     for written in (folder / "cut").glob("*") if (folder / "cut").exists() else []:
         assert not written.name.startswith("."), f"a temporary file was left: {written.name}"
         assert written.read_bytes() == (folder / "whole" / written.name).read_bytes(), written.name
+
+
+# an interrupt while the console script still imports the command's modules (before its own
+# handlers are in place): raised here at the import of click, the first module the CLI needs
+INTERRUPTED_IMPORT = """
+import builtins, sys
+real_import = builtins.__import__
+def interrupting(name, *args, **kwargs):
+    if name.split(".")[0] == "click":
+        raise KeyboardInterrupt
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = interrupting
+from gecmetrics.cli import run
+run()
+"""
+
+
+def test_an_interrupt_during_the_start_is_one_line_and_130():
+    command = [sys.executable, "-c", INTERRUPTED_IMPORT, "--version"]
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "gecmetric: aborted\n")
+    # started without standard error (2>&-): the same exit code, nothing printed elsewhere
+    done = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *command], env=env, stdout=subprocess.PIPE, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout) == (130, "")
+
+
+def test_the_console_scripts_import_loads_almost_nothing():
+    """What the console script imports before ``run()`` (``from gecmetrics.cli import run``) is
+    the window where an interrupt is Python's traceback: the package and the CLI package only."""
+    code = ("import sys; from gecmetrics.cli import run; "
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('gecmetrics', 'click', 'numpy'))))")
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert set(done.stdout.split()) <= {"gecmetrics", "gecmetrics._lazy", "gecmetrics.cli", "gecmetrics.errors",
+                                        "gecmetrics.version"}

@@ -6,16 +6,39 @@ The CLI is thin: it parses options, calls the library and prints. Bad input rais
 :class:`gecmetrics.errors.InputError` becomes one line on stderr and exit code 2. The options
 every command shares are defined once (:mod:`.shared`), and so is every output format
 (:mod:`gecmetrics.output.formats`).
+
+Importing this package loads nothing else (its names are imported on first use): the console
+script imports it before :func:`run` can take over Ctrl-C, and what it would import then (click
+and the command modules, tens of milliseconds) would be where an early interrupt lands.
 """
 from __future__ import annotations
 
-from .app import COMMAND_MODULES, GecGroup, main
-from .process import output_failed, run_and_exit
+import sys
+
+from .._lazy import lazy_names
+
+_LAZY = {"COMMAND_MODULES": "app", "GecGroup": "app", "main": "app",
+         "output_failed": "process", "run_and_exit": "process"}
 
 
 def run() -> None:
-    """The ``gecmetric`` console script (:func:`.process.run_and_exit` of :func:`main`)."""
+    """The ``gecmetric`` console script (:func:`.process.run_and_exit` of :func:`main`). An
+    interrupt while the command's modules are still being imported (before the run's own
+    handlers are in place) ends the process as an interrupt of the run does: one line,
+    ``gecmetric: aborted``, and exit code 130, not a traceback of the import."""
+    try:
+        from .app import main
+        from .process import run_and_exit
+    except KeyboardInterrupt:
+        try:
+            if sys.stderr is not None:  # (None: started without one, 2>&-)
+                print("gecmetric: aborted", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+        sys.exit(130)
     run_and_exit(main)
 
 
 __all__ = ["COMMAND_MODULES", "GecGroup", "main", "output_failed", "run"]
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
