@@ -202,6 +202,20 @@ def test_an_interrupt_during_the_start_is_one_line_and_130():
     assert (done.returncode, done.stdout) == (130, "")
 
 
+# an interrupt raised in a callback, where Python drops it ("Exception ignored in ..."): here an
+# object's __del__ during the import of click, which then goes on
+DROPPED_INTERRUPT = INTERRUPTED_IMPORT.replace("        raise KeyboardInterrupt", """        class Dropping:
+            def __del__(self):
+                raise KeyboardInterrupt
+        Dropping()""")
+
+
+def test_an_interrupt_python_drops_during_the_start_still_stops_the_run():
+    done = subprocess.run([sys.executable, "-c", DROPPED_INTERRUPT, "--version"], env={**os.environ, "PYTHONPATH": ROOT},
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "gecmetric: aborted\n")
+
+
 def test_the_console_scripts_import_loads_almost_nothing():
     """What the console script imports before ``run()`` (``from gecmetrics.cli import run``) is
     the window where an interrupt is Python's traceback: the package and the CLI package only."""

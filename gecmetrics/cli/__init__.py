@@ -14,6 +14,7 @@ and the command modules, tens of milliseconds) would be where an early interrupt
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from .._lazy import lazy_names
 
@@ -25,10 +26,23 @@ def run() -> None:
     """The ``gecmetric`` console script (:func:`.process.run_and_exit` of :func:`main`). An
     interrupt while the command's modules are still being imported (before the run's own
     handlers are in place) ends the process as an interrupt of the run does: one line,
-    ``gecmetric: aborted``, and exit code 130, not a traceback of the import."""
+    ``gecmetric: aborted``, and exit code 130, not a traceback of the import (nor a line
+    "Exception ignored" and the command run anyway, where the interrupt came during a callback
+    of the import machinery, which drops it). The run's handlers replace the hook."""
+    lost: list[BaseException] = []  # an interrupt Python dropped (raised in a callback of the import machinery)
+
+    def keep_interrupts(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            lost.append(unraisable.exc_value)
+        else:
+            sys.__unraisablehook__(unraisable)
+
+    sys.unraisablehook = keep_interrupts
     try:
         from .app import main
         from .process import run_and_exit
+        if lost:
+            raise lost[0]
     except KeyboardInterrupt:
         try:
             if sys.stderr is not None:  # (None: started without one, 2>&-)
