@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Callable
+# typing only for annotations: the console script imports this module (and errors, cli) before the
+# command takes over Ctrl-C, and typing with re is about 20 ms of that window (gecmetrics.cli.run)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 def lazy_names(package: str, table: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:

@@ -2,7 +2,9 @@
 one warning category of the lines a scoring run says about its input (:class:`InputNote`)."""
 from __future__ import annotations
 
-from typing import Iterable
+TYPE_CHECKING = False  # (annotations only: see gecmetrics._lazy)
+if TYPE_CHECKING:
+    from typing import Iterable
 
 
 class InputError(ValueError):

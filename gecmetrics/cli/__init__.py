@@ -14,7 +14,9 @@ and the command modules, tens of milliseconds) would be where an early interrupt
 from __future__ import annotations
 
 import sys
-from typing import Any
+TYPE_CHECKING = False  # (annotations only: see gecmetrics._lazy)
+if TYPE_CHECKING:
+    from typing import Any
 
 from .._lazy import lazy_names
 
