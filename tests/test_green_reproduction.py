@@ -125,3 +125,25 @@ def test_cli_corpus_table(conll14, expected, monkeypatch):
         name, *scores = line.split("\t")
         assert scores == [row["score"] for row in rows if row["unit"] == "char" and row["hypothesis"] == name]
     assert len(lines) == 6
+
+
+# printed by the original GREEN (shotakoyama/green ab1546d) in the CoNLL-2014 folder:
+#   green -s INPUT -r REF0 REF1 -c AMU CAMB -b 0.5 1 -v -l
+#   green -s INPUT -r REF0 REF1 -c AMU -b 1 -v -l -d 4 -t char
+LINE_VERBOSE = {
+    ("AMU", "CAMB", "-b", "0.5", "1"): "0.80\t0.50\t88.15\t76.00\t85.42\n0.50\t1.00\t87.33\t77.23\t81.97\n"
+                                      "0.80\t0.50\t83.46\t76.69\t82.02\n0.50\t1.00\t82.29\t78.79\t80.50\n",
+    ("AMU", "-b", "1", "-d", "4", "-t", "char"): "0.5000\t1.0000\t96.2063\t92.6873\t94.4140\n",
+}
+
+
+@pytest.mark.parametrize("arguments", list(LINE_VERBOSE))
+def test_line_verbose_is_the_originals(conll14, monkeypatch, arguments):
+    """-v -l: a line per file and beta (alpha, beta, cumulative P R F), as the original prints it;
+    -l without -v changes nothing, as there."""
+    monkeypatch.chdir(conll14)
+    command = ["green", "-s", "INPUT", "-r", "REF0", "REF1", "-c", *arguments]
+    result = CliRunner().invoke(main, [*command, "-v", "-l"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == LINE_VERBOSE[arguments]
+    assert CliRunner().invoke(main, [*command, "-l"]).stdout == CliRunner().invoke(main, command).stdout

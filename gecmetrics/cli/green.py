@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import click
+
 from ..metrics.green.green import GREEN, GREENSettings
 from ..metrics.green.report import GREENReport
 from . import main
@@ -17,6 +19,9 @@ from .scoring import ScoringOptions, run_scoring, scoring_options
 @corpus_options(("-c", "-o", "--hypothesis", "--corrected"))
 @settings_options(GREENSettings)
 @scoring_options(verbose="Print per-order tables (GREEN's, x100).")
+@click.option("-l", "--line-verbose", is_flag=True,
+              help="With -v: a line per file and beta, `alpha<TAB>beta<TAB>P<TAB>R<TAB>F` (cumulative, x100), as the "
+                   "original's -v -l prints it (no file name); without -v it changes nothing, as there.")
 def green(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], **options: Any) -> None:
     """GREEN of each corrected file: a header of betas, then `path<TAB>score...` (x100; --tsv,
     --json ...: the table of `compare`).
@@ -25,6 +30,8 @@ def green(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...],
     gecmetric green -s INPUT -r REF0 REF1 -c AMU CAMB -b 0.5 1 2
     The best reference is chosen per sentence and per beta (docs/green.md).
     """
+    line_verbose = options.pop("line_verbose")
     scoring = ScoringOptions.take(options)
     metric = GREEN(**given_settings(GREENSettings, options))
-    run_scoring("green", [metric], corpus_files(source, references, hypotheses), GREENReport(scoring.scale), scoring)
+    run_scoring("green", [metric], corpus_files(source, references, hypotheses),
+                GREENReport(scoring.scale, line_verbose), scoring)

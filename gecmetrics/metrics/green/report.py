@@ -36,10 +36,13 @@ def signed_beta(beta: float, digits: int) -> str:
 class GREENReport:
     """What ``gecmetric green`` prints: a header of betas, then one line per corrected file; the
     per-order tables with -v; sentence lines (a column per beta and file, beta-major) or tables.
-    Scores x100 (``scale`` 1: fractions); the per-order tables are GREEN's, x100."""
+    Scores x100 (``scale`` 1: fractions); the per-order tables are GREEN's, x100;
+    ``line_verbose`` (-v -l): a line of each table's last cumulative P, R, F instead, after the
+    alpha and beta, as the original prints it."""
 
-    def __init__(self, scale: float = 100.0) -> None:
+    def __init__(self, scale: float = 100.0, line_verbose: bool = False) -> None:
         self.scale = scale
+        self.line_verbose = line_verbose
 
     @staticmethod
     def header(metrics: Sequence[Any]) -> list[str]:
@@ -54,7 +57,13 @@ class GREENReport:
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
-                lines.append(f"{name}\talpha={printed.round_half_up(alpha_of(beta), digits)}\tbeta={signed_beta(beta, digits)}")
+                alpha, shown_beta = printed.round_half_up(alpha_of(beta), digits), signed_beta(beta, digits)
+                if self.line_verbose:
+                    scores = order_scores(per_metric[0].regions[k], alpha_of(beta))
+                    lines.append("\t".join([alpha, shown_beta, *(printed.percent(v[-1], digits) for v in (
+                        scores.cumulative_precision, scores.cumulative_recall, scores.cumulative_f))]))
+                    continue
+                lines.append(f"{name}\talpha={alpha}\tbeta={shown_beta}")
                 lines.append(green_table(per_metric[0].regions[k], beta, digits))
         return lines
 
