@@ -74,6 +74,21 @@ def table_rows(out):
 # ---------------------------------------------------------------- gecmetric cleme
 
 
+def test_the_command_line_of_clemes_main_py(files):
+    """main.py's own command line (its README's): --ref, --hyp and --metric cleme or cleme2 give
+    what -ref, -hyp and --cleme2 give; its other metrics are other commands here (one line)."""
+    given = ["--ref", files["gold.m2"], "--hyp", files["good.m2"], "--level", "corpus", "--assumption", "dependent"]
+    ours = ["-ref", files["gold.m2"], "-hyp", files["good.m2"], "--level", "corpus", "--assumption", "dependent"]
+    cleme = run_cli("cleme", *given, "--metric", "cleme")
+    assert cleme[0] == 0 and cleme == run_cli("cleme", *ours)
+    cleme2 = run_cli("cleme", *given, "--metric", "cleme2")
+    assert cleme2[0] == 0 and cleme2 == run_cli("cleme", *ours, "--cleme2") and cleme2 != cleme
+    assert "m2 compare" in one_line_error("cleme", *given, "--metric", "errant")
+    assert "gecmetric gleu" in one_line_error("cleme", *given, "--metric", "gleu")
+    assert "--cleme2" in one_line_error("cleme", *given, "--metric", "cleme", "--cleme2")
+
+
+
 def test_cleme_prints_a_row_per_hypothesis(files):
     code, out, err = run_cli("cleme", "-hyp", files["good.m2"], files["input.m2"], "-ref", files["gold.m2"],
                              "--signature", "--scale", "1")

@@ -722,3 +722,21 @@ def test_a_chunk_of_sentences_is_read_as_part_of_the_whole_files(tmp_path):
     code, out, err = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-ref_id", "1",
                              "--chunk-lines", "1")
     assert code == 2 and out == "" and err.count("\n") == 1 and "has no edit line of annotator 1 (-ref_id)" in err
+
+
+def test_the_originals_long_spellings(tmp_path):
+    """gotoscorer.py's parser also takes --ref, --hyp, -sys_name/--sys_name, --ref_id, --w_file,
+    --gen_w_file, --no_weight and --a/--b/--c: the same runs as the short names."""
+    paths = write_files(tmp_path, {"ref.m2": REFERENCE, "hyp.m2": SYSTEMS})
+    short = run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-name", "A,B,C", "-ref_id", "0",
+                    "-a", "1.5", "-b", "1", "-c", "2", "-gen_w_file", str(tmp_path / "w1"))
+    long = run_cli("gotoscorer", "--ref", paths["ref.m2"], "--hyp", paths["hyp.m2"], "--sys_name", "A,B,C",
+                   "--ref_id", "0", "--a", "1.5", "--b", "1", "--c", "2", "--gen_w_file", str(tmp_path / "w2"))
+    assert short[0] == 0 and "A\t" in short[1] and long == short
+    assert (tmp_path / "w1").read_text() == (tmp_path / "w2").read_text()
+    assert run_cli("gotoscorer", "--ref", paths["ref.m2"], "--hyp", paths["hyp.m2"], "-sys_name", "A,B,C",
+                   "--w_file", str(tmp_path / "w1")) == run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp",
+                                                                paths["hyp.m2"], "-name", "A,B,C", "-w_file",
+                                                                str(tmp_path / "w1"))
+    assert run_cli("gotoscorer", "--ref", paths["ref.m2"], "--hyp", paths["hyp.m2"], "--no_weight") == \
+        run_cli("gotoscorer", "-ref", paths["ref.m2"], "-hyp", paths["hyp.m2"], "-no_weight")

@@ -28,8 +28,15 @@ from .sentences import echo_sentence_scores
 
 
 def build_metric(assumption: str, level: str, unweighted: bool, beta: str | float | None, cleme2: bool,
-                 factors: str | None, lang: str | None = None) -> ChunkMetric:
-    """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's)."""
+                 factors: str | None, lang: str | None = None, metric_name: str | None = None) -> ChunkMetric:
+    """CLEME or CLEME2.0 with the command's settings (beta is CLEME's, factors CLEME2.0's; the
+    version by --cleme2 or main.py's --metric, which must agree)."""
+    if metric_name in ("errant", "gleu"):  # main.py's other metrics are other commands here
+        other = "`gecmetric m2 compare -hyp HYP.m2 -ref REF.m2`" if metric_name == "errant" else "`gecmetric gleu`"
+        raise InputError(f"{metric_name} is not CLEME: here it is {other}", "--metric")
+    if metric_name == "cleme" and cleme2:
+        raise InputError("--metric cleme and --cleme2 ask for different versions: give one")
+    cleme2 = cleme2 or metric_name == "cleme2"
     common = {"assumption": assumption, "level": level, "weighted": not unweighted,
               **given_settings(ChunkSettings, {"lang": lang})}
     if cleme2:
@@ -57,13 +64,17 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: str | floa
                                                              "[default: 0.5].")
 @click.option("--cleme2", is_flag=True,
               help="CLEME2.0: hit-, wrong-, under- and over-correction rates and their aggregate (the score).")
+@click.option("--metric", "metric_name", type=click.Choice(["cleme", "cleme2", "errant", "gleu"]),
+              help="CLEME's main.py --metric: cleme (the default here) or cleme2 (--cleme2); its errant and gleu are "
+                   "`gecmetric m2 compare` and `gecmetric gleu`.")
 @click.option("--factors", metavar="H/W/U/O",
               help="CLEME2.0's factors of the aggregate [default: 0.45/0.35/0.15/0.05 at corpus level, "
                    "0.35/0.25/0.20/0.20 at sentence level].")
 @scoring_options(mean=False, verbose="Print each sentence's chunk table (the layout of CLEME's visualize.py) "
                                      "before the scores.")
 def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumption: str, level: str,
-          unweighted: bool, beta: str | None, cleme2: bool, factors: str | None, **options: Any) -> None:
+          unweighted: bool, beta: str | None, cleme2: bool, metric_name: str | None, factors: str | None,
+          **options: Any) -> None:
     """CLEME (F-beta over chunks) or CLEME2.0 (--cleme2) of hypothesis M2 files against a
     reference M2 file, as THUKElab/CLEME computes them (x100; --scale 1: fractions, as CLEME
     prints them; the counts with as many decimals as fractions get).
@@ -72,6 +83,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2
     gecmetric cleme -hyp AMU.m2 -ref conll14.m2 --assumption independent --level sentence --unweighted
     gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2 --cleme2 --paired-bs
+    gecmetric cleme --ref conll14.m2 --hyp AMU.m2 --metric cleme --level corpus --assumption dependent
 
     The files are read in chunks of sentences (-p/--chunk-lines); the length weights and the
     corpus choice of references need every sentence, so --sentence prints after the last chunk.
@@ -80,7 +92,7 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     fmt = out.format
     if out.verbose and fmt == "json":
         raise InputError("-v (chunk tables) does not go with --json")
-    metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang))
+    metric = in_run(build_metric(assumption, level, unweighted, beta, cleme2, factors, lang, metric_name))
     paths = [shown_path(path) for path in hypotheses]  # the run's names (messages: '<stdin>'), the rows' as given ('-')
     scored, whole = _scored(metric, gold_path, hypotheses, out)
     if out.paired:

@@ -17,26 +17,26 @@ from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
 
 @main.command(cls=GreedyCommand)
-@click.option("-hyp", "hypotheses", cls=GreedyOption, required=True,
+@click.option("-hyp", "--hyp", "hypotheses", cls=GreedyOption, required=True,
               help="System M2 file(s): each holds one system per annotator id 0, 1, ... (errant_parallel "
                    "-cor SYS1 SYS2 ... writes such a file; one -cor, one system).")
-@click.option("-ref", "reference", required=True, metavar="FILE", help="Reference M2 file (ERRANT).")
-@click.option("-ref_id", "--ref-id", "ref_id", type=IntRange(0), default=0, show_default=True,
+@click.option("-ref", "--ref", "reference", required=True, metavar="FILE", help="Reference M2 file (ERRANT).")
+@click.option("-ref_id", "--ref_id", "--ref-id", "ref_id", type=IntRange(0), default=0, show_default=True,
               help="The annotator of the reference file that is the gold (GoToScorer uses one).")
-@click.option("-name", "--names", "names", metavar="A,B,...", help="Names of the systems, comma-separated.")
-@click.option("-w_file", "--weights", "weight_file", metavar="FILE",
+@click.option("-name", "-sys_name", "--sys_name", "--names", "names", metavar="A,B,...", help="Names of the systems, comma-separated.")
+@click.option("-w_file", "--w_file", "--weights", "weight_file", metavar="FILE",
               help="Weights from a weight file (made by -gen_w_file here or by the original), instead of "
                    "from the systems scored.")
-@click.option("-gen_w_file", "--make-weights", "make_weights", metavar="FILE",
+@click.option("-gen_w_file", "--gen_w_file", "--make-weights", "make_weights", metavar="FILE",
               help="Write the weight file of the systems scored (the original's format).")
 @click.option("-cat", "--cat", "category", type=click.Choice(["1", "2", "3"]),
               help="Also print the difficulty of each error category (1: R/M/U, 2: NOUN..., 3: R:NOUN...), as the "
                    "original prints it.")
-@click.option("-no_weight", "--no-weight", "no_weight", is_flag=True, help="Every chunk weighs 1.")
-@click.option("-a", "a", type=FLOAT, default=1.0, show_default=True, help="A chunk's weight is a - (n + b) / (N + c), where n of the N systems "
+@click.option("-no_weight", "--no_weight", "--no-weight", "no_weight", is_flag=True, help="Every chunk weighs 1.")
+@click.option("-a", "--a", "a", type=FLOAT, default=1.0, show_default=True, help="A chunk's weight is a - (n + b) / (N + c), where n of the N systems "
                    "get the chunk right: a.")
-@click.option("-b", "b", type=FLOAT, default=0.0, show_default=True, help="b of the weight (see -a).")
-@click.option("-c", "c", type=FLOAT, default=0.0, show_default=True, help="c of the weight (see -a).")
+@click.option("-b", "--b", "b", type=FLOAT, default=0.0, show_default=True, help="b of the weight (see -a).")
+@click.option("-c", "--c", "c", type=FLOAT, default=0.0, show_default=True, help="c of the weight (see -a).")
 @click.option("-sort", "--sort", "sort", is_flag=True, help="Systems by F0.5, highest first.")
 @scoring_options(mean=False, paired=False, verbose="Also print the weighted TP, FP, FN and TN.")
 def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, category, no_weight, a, b, c, sort,

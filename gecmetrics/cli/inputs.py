@@ -75,9 +75,9 @@ def gold_m2_options(func: Callable | None = None, *, required: bool = True) -> C
 
 def m2_hypothesis_options(func: Callable) -> Callable:
     """``-hyp HYP.m2...`` and ``-ref GOLD.m2``: hypothesis edits against reference edits."""
-    func = click.option("-ref", "gold_path", required=True, type=FILE, metavar="FILE",
+    func = click.option("-ref", "--ref", "gold_path", required=True, type=FILE, metavar="FILE",
                         help="Reference M2 file, one or more annotators.")(func)
-    return click.option("-hyp", "hypotheses", cls=GreedyOption, required=True, type=FILE,
+    return click.option("-hyp", "--hyp", "hypotheses", cls=GreedyOption, required=True, type=FILE,
                         help="Hypothesis M2 file(s), one annotator each (e.g. errant_parallel output); the first "
                              "is the baseline of a paired test.")(func)
 
