@@ -28,7 +28,7 @@ from gecmetrics.core.lang.en.stem import lancaster_stem
 from gecmetrics.core.lang.en.wordlist import load_word_list, read_word_file, scowl_en_gb_large
 from gecmetrics.errors import InputError
 from gecmetrics.io.m2 import Block, Edit, format_m2, read_m2
-from tests.conftest import SPACY_TEST_MODEL as MODEL, run_cli, unavailable
+from tests.conftest import SPACY_TEST_MODEL as MODEL, one_line_error, run_cli, unavailable
 
 
 def words(text: str, **fields) -> object:
@@ -461,6 +461,15 @@ def test_reannotated_empty_sentence_is_a_bare_s_line(spacy_model, tmp_path):
         code, out, err = run_cli("--no-cache", "m2", "annotate", "--from-m2", str(gold), mode, "--spacy-model", MODEL,
                                  "--quiet")
         assert (code, err, out) == (0, "", expected)
+    # errant_m2's own command line: the M2 file as its positional argument, -auto/-gold, -out
+    for mode in ("-auto", "-gold"):
+        code, out, err = run_cli("--no-cache", "m2", "annotate", str(gold), mode, "-out", str(tmp_path / "out.m2"),
+                                 "--spacy-model", MODEL, "--quiet")
+        assert (code, err, out) == (0, "", "")
+        assert (tmp_path / "out.m2").read_text(encoding="utf-8") == expected
+    assert "give one" in one_line_error("m2", "annotate", str(gold), "--from-m2", str(gold), "-auto")
+    assert "--auto and --gold" in one_line_error("m2", "annotate", str(gold))
+    assert "-orig/-cor" in one_line_error("m2", "annotate", str(gold), "-auto", "-orig", str(gold), "-cor", str(gold))
 
 
 def test_reannotation_keys_annotators_by_the_id_text(spacy_model, tmp_path):

@@ -41,19 +41,22 @@ def annotation_options(func: Callable) -> Callable:
 @click.option("--old-cats", "-old_cats", "old_cats", is_flag=True, help="--gold: keep the edits' types.")
 @click.option("-o", "-out", "--output", "output", metavar="OUT.m2",
               help="Write the M2 here (default: standard output).")
+@click.argument("m2_file", required=False, metavar="[M2_FILE]", type=click.Path(dir_okay=False, allow_dash=True))
 @annotation_options
 def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | None, auto: bool, gold: bool,
-             no_min: bool, old_cats: bool, output: str | None, jobs: int, chunk_lines: int | None,
-             dask_address: str | None, **settings: Any) -> None:
+             no_min: bool, old_cats: bool, output: str | None, m2_file: str | None, jobs: int,
+             chunk_lines: int | None, dask_address: str | None, **settings: Any) -> None:
     """ERRANT M2 edits, as ERRANT 3.0.2 writes them, without ERRANT.
 
     \b
     gecmetric m2 annotate -orig INPUT -cor AMU -o AMU.m2              (errant_parallel)
     gecmetric m2 annotate -orig INPUT -cor REF0 REF1 -o refs.m2       (two annotators)
     gecmetric m2 annotate --from-m2 official.m2 --auto -o auto.m2     (errant_m2 -auto)
+    gecmetric m2 annotate -auto official.m2 -out auto.m2              (errant_m2's own order)
 
     Each distinct line of a chunk (--chunk-lines) is parsed once (the source once for all -cor
-    files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. Needs
+    files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. M2_FILE is
+    --from-m2's file, given as errant_m2 takes it. Needs
     spaCy (pip install 'gecmetrics[errant]') and an English model (--spacy-model).
     """
     from ..metrics.errant.metric import AnnotationJob, ErrantTextSettings
@@ -61,6 +64,10 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
 
     job = AnnotationJob(**given_settings(ErrantTextSettings, settings), cache=run_context())
     tokenise = job.tokenise
+    if m2_file is not None:  # errant_m2's positional M2 file
+        if from_m2 is not None:
+            raise InputError(f"two M2 files to re-annotate ({m2_file} and --from-m2 {from_m2}): give one")
+        from_m2 = m2_file
     if from_m2 is not None:
         job, files = _reannotation(job, from_m2, source, corrections, auto, gold, no_min, old_cats, tokenise)
     else:
@@ -91,18 +98,18 @@ def _annotation(source: str | None, corrections: tuple[str, ...], m2_options: bo
     if source is None or not corrections:
         raise InputError("give -orig SRC -cor HYP... (or --from-m2 GOLD.m2 with --auto or --gold)")
     if m2_options:
-        raise InputError("--auto, --gold, --no-min and --old-cats go with --from-m2")
+        raise InputError("--auto, --gold, --no-min and --old-cats go with an M2 file to re-annotate (M2_FILE, --from-m2)")
     return CorpusFiles(source, (), tuple(corrections))
 
 
 def _reannotation(job, path: str, source: str | None, corrections: tuple[str, ...], auto: bool, gold: bool,
                   no_min: bool, old_cats: bool, tokenise: bool) -> tuple[Any, CorpusFiles]:
     if source is not None or corrections:
-        raise InputError("--from-m2 does not go with -orig/-cor")
+        raise InputError("an M2 file to re-annotate (M2_FILE, --from-m2) does not go with -orig/-cor")
     if auto == gold:
-        raise InputError("--from-m2 needs one of --auto and --gold")
+        raise InputError("re-annotating an M2 file (M2_FILE, --from-m2) needs one of --auto and --gold")
     if tokenise:
-        raise InputError("-tok does not go with --from-m2 (M2 sources are tokenised already)")
+        raise InputError("-tok does not go with an M2 file to re-annotate (M2 sources are tokenised already)")
     if auto and (no_min or old_cats):
         raise InputError("--no-min and --old-cats go with --gold")
     job = dataclasses.replace(job, reannotate="auto" if auto else "gold", minimise=not no_min, old_types=old_cats)
