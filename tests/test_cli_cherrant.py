@@ -21,7 +21,13 @@ def data_folder(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.mark.parametrize("options, expected", [([], "cherrant_pairs.m2"), (["-s", "first"], "cherrant_pairs.first.m2"),
-                                               (["--no-simplified"], "cherrant_pairs.no_simplified.m2")])
+                                               (["--no-simplified"], "cherrant_pairs.no_simplified.m2"),
+                                               # parallel_to_m2.py's own spellings, and the options that
+                                               # change nothing there at character level
+                                               (["--multi_cheapest_strategy", "first", "-b", "64", "-d", "1",
+                                                 "-w", "4", "-m"], "cherrant_pairs.first.m2"),
+                                               (["--no_simplified", "--batch_size", "8", "--device", "0",
+                                                 "--worker_num", "2", "--merge"], "cherrant_pairs.no_simplified.m2")])
 def test_m2_writes_what_parallel_to_m2_writes(data_folder: str, tmp_path: Path, options: list[str],
                                               expected: str) -> None:
     out = tmp_path / "out.m2"

@@ -7,7 +7,7 @@ data folder (``gecmetric data fetch cherrant``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -19,6 +19,7 @@ from .cherrant_options import (annotator_options, cherrant_options, compared, m2
 from .common import check_verbose_format
 from .context import check_command_outputs
 from .errant_options import comparison_options, comparison_report, report_signature, warn_if_swapped
+from .numbers import INT
 from .options import GreedyCommand
 
 
@@ -27,11 +28,25 @@ def cherrant() -> None:
     """ChERRANT for Chinese at character level: M2 from parallel text, and its scorer."""
 
 
+def idle_options(func: Callable) -> Callable:
+    """parallel_to_m2.py's options that change no output at character level (-b, -d, -w: its
+    tokenizer's batches, GPU and workers; -m: parsed, used nowhere): taken, so that its command
+    lines run, and left alone."""
+    for names, kind, what in ((("-b", "--batch_size"), INT, "batch size"), (("-d", "--device"), INT, "GPU id"),
+                              (("-w", "--worker_num"), INT, "number of workers")):
+        func = click.option(*names, "idle_" + names[1][2:], type=kind, expose_value=False,
+                            help=f"parallel_to_m2.py's {what}: taken and left alone (no output changes).")(func)
+    return click.option("-m", "--merge", "idle_merge", is_flag=True, expose_value=False,
+                        help="parallel_to_m2.py's -m: taken and left alone (it uses it nowhere).")(func)
+
+
+
 @cherrant.command("m2")
 @click.option("-f", "--file", "para", required=True, metavar="PARA",
               help="Parallel file: id<TAB>source<TAB>target1[<TAB>target2...] per line.")
 @click.option("-o", "--output", required=True, metavar="M2", help="Where to write the M2.")
 @annotator_options
+@idle_options
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""

@@ -20,9 +20,10 @@ def annotator_options(func: Callable) -> Callable:
     func = click.option("--cherrant-data", "data_folder", metavar="DIR",
                         help="Folder of ChERRANT's data files (default: $GECMETRICS_CHERRANT_DATA, else the user "
                              "data folder filled by `gecmetric data fetch cherrant`).")(func)
-    func = click.option("--no-simplified", "no_simplified", is_flag=True,
+    func = click.option("--no-simplified", "--no_simplified", "no_simplified", is_flag=True,
                         help="Do not convert targets to simplified characters (OpenCC t2s).")(func)
-    func = click.option("-s", "--strategy", type=click.Choice(["all", "first"]), default="all", show_default=True,
+    func = click.option("-s", "--strategy", "--multi_cheapest_strategy", "strategy", type=click.Choice(["all", "first"]),
+                        default="all", show_default=True,
                         help="Every cheapest alignment (all) or only the first.")(func)
     func = click.option("-g", "--granularity", type=click.Choice(["char", "word"]), default="char",
                         show_default=True, help="Character level (word level needs LTP: not available).")(func)
