@@ -40,7 +40,6 @@ def idle_options(func: Callable) -> Callable:
                         help="parallel_to_m2.py's -m: taken and left alone (it uses it nowhere).")(func)
 
 
-
 @cherrant.command("m2")
 @click.option("-f", "--file", "para", required=True, metavar="PARA",
               help="Parallel file: id<TAB>source<TAB>target1[<TAB>target2...] per line.")
