@@ -19,7 +19,7 @@ from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option,
                      scale_option, signature_option)
 from .significance import check_paired_options, run_paired_tests, significance_options
 from .context import in_run
-from .sentences import echo_sentence_scores, stream_sentences
+from .sentences import echo_sentence_scores, streamed_sentences
 
 
 @dataclass
@@ -94,8 +94,7 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         raise InputError("prints the tables of corpus or sentence scores: not with --mean or a paired test", "-v")
     fmt, names = o.format, files.hypothesis_names
     own_format = getattr(report, "table_format", None)  # a family whose text is a table in this format
-    if o.sentence and report is not None and fmt in (None, "json", own_format):  # the family's lines (or JSON)
-        stream_sentences(name, metrics[0], files, report, o)
+    if o.sentence and streamed_sentences(name, metrics, files, report, own_format, o):
         references = len(files.references)
     else:
         scored = o.run(metrics, files, name)

@@ -48,6 +48,48 @@ def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any,
                            for path, parts in gathered.items()), o.scale, "sentence")
 
 
+def streamed_sentences(command: str, metrics: list[Any], files: CorpusFiles, report: Any, own_format: str | None,
+                       o: Any) -> bool:
+    """--sentence printed chunk by chunk where it can be (True): a family's own lines or JSON
+    (``report``, whose text is a table in ``own_format``), or the TSV table of metrics whose
+    sentences are scored alone; else (False) the run is scored whole first."""
+    if report is not None and o.format in (None, "json", own_format):
+        stream_sentences(command, metrics[0], files, report, o)
+    elif o.format == "tsv" and all(metric.independent_sentences for metric in metrics):
+        stream_sentence_table(command, metrics, files, o)
+    else:
+        return False
+    return True
+
+
+def stream_sentence_table(command: str, metrics: list[Any], files: CorpusFiles, o: Any) -> None:
+    """``--sentence --tsv`` of metrics whose sentences are scored alone (``independent_sentences``):
+    the rows of :func:`~gecmetrics.run.compare.sentence_comparison` chunk by chunk as they are
+    counted, held back as :func:`stream_sentences` holds its lines (the whole corpus's statistics
+    and table were a gigabyte at 10^6 lines)."""
+    import tempfile
+
+    from ..output.formats import escaped_cell
+    from ..run.compare import sentence_table_columns, sentence_table_rows
+
+    names = files.hypothesis_names
+    check_line_counts(files)
+    columns, formats, header = sentence_table_columns(metrics, names, len(files.references), o.scale)
+    chunks = streamed_chunks(metrics, files, jobs=o.jobs, chunk_lines=o.chunk_lines, dask_address=o.dask_address,
+                             progress=progress_unless(False, command))
+    first = 1
+    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
+        held.write("\t".join(escaped_cell(cell) for cell in header))
+        for chunk in chunks:
+            rows = sentence_table_rows(metrics, names, chunk.statistics, columns, formats, o.digits, first)
+            held.writelines("\n" + "\t".join(escaped_cell(cell) for cell in row) for row in rows)
+            first += len(rows)
+        held.write("\n")
+        held.seek(0)
+        while block := held.read(1 << 16):
+            click.echo(block, nl=False)
+
+
 def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:
     """Every system's sentence scores under every metric of a run: JSON in the one vocabulary
     (an object per system and metric), or a row per sentence and a column per system and metric

@@ -364,6 +364,36 @@ def _sentence_matrix(metric: Any, name: str, statistics: Any) -> Any:
         return metric.sentence_matrix(statistics)
 
 
+def sentence_table_columns(metrics: Sequence[Any], names: Sequence[str], references: int,
+                           scale: float) -> tuple[list[Any], list[ScoreFormat], list[str]]:
+    """The columns of :func:`sentence_comparison` (each metric's, with its score format) and its
+    header (``sentence``, then a column per system x metric column); metrics without sentence
+    scores are an error naming them."""
+    for metric in metrics:
+        metric.require_sentence_scores()
+    scale = check_scale(metrics, scale)
+    columns, _ = metric_columns(metrics, references)
+    formats = [ScoreFormat.of(metrics[c.metric_index], scale) for c in columns]
+    return columns, formats, ["sentence", *(f"{name} {printed.header(column.label)}" for name in names
+                                            for column, printed in zip(columns, formats))]
+
+
+def sentence_table_rows(metrics: Sequence[Any], names: Sequence[str], statistics: dict[str, list[Any]],
+                        columns: list[Any], formats: list[ScoreFormat], digits: int, first: int = 1) -> list[list[str]]:
+    """The rows of :func:`sentence_comparison` for ``statistics`` (by system, a metric's each; of
+    consecutive sentences, the first numbered ``first``)."""
+    matrices = {name: [_sentence_matrix(metric, name, statistics[name][k]) for k, metric in enumerate(metrics)]
+                for name in names}
+    return _sentence_rows([(matrices[name][column.metric_index][column.part], printed) for name in names
+                           for column, printed in zip(columns, formats)], digits, first)
+
+
+def _sentence_rows(values: list[tuple[Any, ScoreFormat]], digits: int, first: int = 1) -> list[list[str]]:
+    """A row per sentence (its number, from ``first``, then each column's printed score)."""
+    sentences = len(values[0][0]) if values else 0
+    return [[str(first + d), *(printed.cell(scores[d], digits) for scores, printed in values)] for d in range(sentences)]
+
+
 def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
     """Sentence scores of every system under every metric: a row per sentence, a column per
     system x metric column (``AMU GLEU+ f (x100)``), fractions x``scale``, printed as the corpus
@@ -372,25 +402,18 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
     scores and the signature. A sentence without a score (an LLM judge's
     unanswered prompt) is an empty cell, ``null`` in JSON. Metrics without sentence scores are an
     error naming them."""
-    for metric in scored.metrics:
-        metric.require_sentence_scores()
-    scale = check_scale(scored.metrics, scale)
-    columns, _ = metric_columns(scored.metrics, scored.references)
+    columns, formats, header = sentence_table_columns(scored.metrics, scored.names, scored.references, scale)
     matrices = {name: [_sentence_matrix(metric, name, scored.statistics[name][k])
                        for k, metric in enumerate(scored.metrics)] for name in scored.names}
-    formats = [ScoreFormat.of(scored.metrics[c.metric_index], scale) for c in columns]
-    header, values, data = ["sentence"], [], []
+    values, data = [], []
     for name in scored.names:
         for column, printed in zip(columns, formats):
-            header.append(f"{name} {printed.header(column.label)}")
             scores = matrices[name][column.metric_index][column.part]
             values.append((scores, printed))
             data.append({"system": name, "metric": column.label,
                          "signature": str(scores_signature(column.signature, sentence=True)),  # as the metric's command
                          "scores": [score_value(x, printed.factor) for x in scores]})
-    sentences = len(values[0][0]) if values else 0
-    rows = [[str(d + 1), *(printed.cell(scores[d], digits) for scores, printed in values)] for d in range(sentences)]
-    return Table(header, rows, data=data)
+    return Table(header, _sentence_rows(values, digits), data=data)
 
 
 def _with_rankings(scored: Scored, columns: list[Column], values: dict[str, list[float]],
