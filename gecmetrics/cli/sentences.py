@@ -4,7 +4,7 @@ sentence lines, the m2scorer's per-sentence table), or every metric's of a run (
 vocabulary, or ``compare --sentence``'s table)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import click
 
@@ -18,34 +18,44 @@ HELD_IN_MEMORY = 8 << 20
 
 
 def stream_sentences(command: str, metric: Any, files: CorpusFiles, report: Any, o: Any) -> None:
-    """The family's sentence lines chunk by chunk as they are counted, held back (in a temporary
-    file past :data:`HELD_IN_MEMORY`) until the whole input is read: a line count, a byte or an
-    M2 block found wrong near the end printed nothing (the rows before it looked like the whole
-    output). JSON: gathered, then printed."""
-    import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
-
+    """The family's sentence lines chunk by chunk as they are counted, held back until the whole
+    input is read (:func:`echo_held`). JSON: gathered, then printed."""
     names, as_json = files.hypothesis_names, o.format == "json"
     if not as_json:
         check_line_counts(files)  # (the cheap refusal first)
     chunks = streamed_chunks([metric], files, jobs=o.jobs, chunk_lines=o.chunk_lines, dask_address=o.dask_address,
                              progress=progress_unless(as_json, command))
+    if not as_json:
+        echo_held(render_parts(line, "text") + "\n" for chunk in chunks
+                  for line in _family_lines(metric, chunk, names, report, o))
+        return
+    # scored once joined: a sentence's score may read the sentences before it (the M2 scorer's
+    # running totals), in earlier chunks too
     gathered: dict[str, list] = {path: [] for path in names}
+    for chunk in chunks:
+        for path in names:
+            gathered[path].append(chunk.statistics[path][0])
+    echo_json_results(((path, metric, metric.sentence_scores_of(path, metric.join_statistics(parts)))
+                       for path, parts in gathered.items()), o.scale, "sentence")
+
+
+def _family_lines(metric: Any, chunk: Any, names: list[str], report: Any, o: Any) -> Any:
+    statistics = [chunk.statistics[path][0] for path in names]
+    scores = [metric.sentence_scores_of(path, s) for path, s in zip(names, statistics)]
+    return report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose)
+
+
+def echo_held(pieces: Iterable[str]) -> None:
+    """Text pieces printed once the last is made, held back until then (in a temporary file past
+    :data:`HELD_IN_MEMORY`): a line count, a byte or an M2 block found wrong near the end of the
+    input prints nothing (the rows before it looked like the whole output), only its error."""
+    import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
+
     with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
-        for chunk in chunks:
-            statistics = [chunk.statistics[path][0] for path in names]
-            if as_json:  # scored once joined: a sentence's score may read the sentences before it (the M2
-                for path, s in zip(names, statistics):  # scorer's running totals), in earlier chunks too
-                    gathered[path].append(s)
-                continue
-            scores = [metric.sentence_scores_of(path, s) for path, s in zip(names, statistics)]
-            for line in report.sentence_lines(metric, chunk, names, statistics, scores, o.digits, o.verbose):
-                held.write(render_parts(line, "text") + "\n")
+        held.writelines(pieces)
         held.seek(0)
         while block := held.read(1 << 16):
             click.echo(block, nl=False)
-    if as_json:
-        echo_json_results(((path, metric, metric.sentence_scores_of(path, metric.join_statistics(parts)))
-                           for path, parts in gathered.items()), o.scale, "sentence")
 
 
 def streamed_sentences(command: str, metrics: list[Any], files: CorpusFiles, report: Any, own_format: str | None,
@@ -65,10 +75,8 @@ def streamed_sentences(command: str, metrics: list[Any], files: CorpusFiles, rep
 def stream_sentence_table(command: str, metrics: list[Any], files: CorpusFiles, o: Any) -> None:
     """``--sentence --tsv`` of metrics whose sentences are scored alone (``independent_sentences``):
     the rows of :func:`~gecmetrics.run.compare.sentence_comparison` chunk by chunk as they are
-    counted, held back as :func:`stream_sentences` holds its lines (the whole corpus's statistics
-    and table were a gigabyte at 10^6 lines)."""
-    import tempfile
-
+    counted, held back (:func:`echo_held`; the whole corpus's statistics and table were a gigabyte
+    at 10^6 lines)."""
     from ..output.formats import escaped_cell
     from ..run.compare import sentence_table_columns, sentence_table_rows
 
@@ -77,17 +85,16 @@ def stream_sentence_table(command: str, metrics: list[Any], files: CorpusFiles, 
     columns, formats, header = sentence_table_columns(metrics, names, len(files.references), o.scale)
     chunks = streamed_chunks(metrics, files, jobs=o.jobs, chunk_lines=o.chunk_lines, dask_address=o.dask_address,
                              progress=progress_unless(False, command))
-    first = 1
-    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
-        held.write("\t".join(escaped_cell(cell) for cell in header))
+
+    def lines() -> Iterator[str]:
+        yield "\t".join(escaped_cell(cell) for cell in header) + "\n"
+        first = 1
         for chunk in chunks:
             rows = sentence_table_rows(metrics, names, chunk.statistics, columns, formats, o.digits, first)
-            held.writelines("\n" + "\t".join(escaped_cell(cell) for cell in row) for row in rows)
+            yield from ("\t".join(escaped_cell(cell) for cell in row) + "\n" for row in rows)
             first += len(rows)
-        held.write("\n")
-        held.seek(0)
-        while block := held.read(1 << 16):
-            click.echo(block, nl=False)
+
+    echo_held(lines())
 
 
 def echo_sentence_scores(scored: Any, scale: float, digits: int, fmt: str | None) -> None:

@@ -382,16 +382,23 @@ def sentence_table_rows(metrics: Sequence[Any], names: Sequence[str], statistics
                         columns: list[Any], formats: list[ScoreFormat], digits: int, first: int = 1) -> list[list[str]]:
     """The rows of :func:`sentence_comparison` for ``statistics`` (by system, a metric's each; of
     consecutive sentences, the first numbered ``first``)."""
+    return _sentence_rows(_column_scores(metrics, names, statistics, columns, formats), digits, first)
+
+
+def _column_scores(metrics: Sequence[Any], names: Sequence[str], statistics: dict[str, list[Any]],
+                   columns: list[Any], formats: list[ScoreFormat]) -> list[tuple[str, Any, ScoreFormat, Any]]:
+    """Per table column, in the header's order: (system, metric column, format, sentence scores)."""
     matrices = {name: [_sentence_matrix(metric, name, statistics[name][k]) for k, metric in enumerate(metrics)]
                 for name in names}
-    return _sentence_rows([(matrices[name][column.metric_index][column.part], printed) for name in names
-                           for column, printed in zip(columns, formats)], digits, first)
+    return [(name, column, printed, matrices[name][column.metric_index][column.part]) for name in names
+            for column, printed in zip(columns, formats)]
 
 
-def _sentence_rows(values: list[tuple[Any, ScoreFormat]], digits: int, first: int = 1) -> list[list[str]]:
+def _sentence_rows(values: list[tuple[str, Any, ScoreFormat, Any]], digits: int, first: int = 1) -> list[list[str]]:
     """A row per sentence (its number, from ``first``, then each column's printed score)."""
-    sentences = len(values[0][0]) if values else 0
-    return [[str(first + d), *(printed.cell(scores[d], digits) for scores, printed in values)] for d in range(sentences)]
+    sentences = len(values[0][3]) if values else 0
+    return [[str(first + d), *(printed.cell(scores[d], digits) for _, _, printed, scores in values)]
+            for d in range(sentences)]
 
 
 def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -> Table:
@@ -403,16 +410,10 @@ def sentence_comparison(scored: Scored, scale: float = 100.0, digits: int = 2) -
     unanswered prompt) is an empty cell, ``null`` in JSON. Metrics without sentence scores are an
     error naming them."""
     columns, formats, header = sentence_table_columns(scored.metrics, scored.names, scored.references, scale)
-    matrices = {name: [_sentence_matrix(metric, name, scored.statistics[name][k])
-                       for k, metric in enumerate(scored.metrics)] for name in scored.names}
-    values, data = [], []
-    for name in scored.names:
-        for column, printed in zip(columns, formats):
-            scores = matrices[name][column.metric_index][column.part]
-            values.append((scores, printed))
-            data.append({"system": name, "metric": column.label,
-                         "signature": str(scores_signature(column.signature, sentence=True)),  # as the metric's command
-                         "scores": [score_value(x, printed.factor) for x in scores]})
+    values = _column_scores(scored.metrics, scored.names, scored.statistics, columns, formats)
+    data = [{"system": name, "metric": column.label,
+             "signature": str(scores_signature(column.signature, sentence=True)),  # as the metric's command
+             "scores": [score_value(x, printed.factor) for x in scores]} for name, column, printed, scores in values]
     return Table(header, _sentence_rows(values, digits), data=data)
 
 

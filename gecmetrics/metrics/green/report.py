@@ -57,9 +57,10 @@ class GREENReport:
         lines: list[str | Table] = []
         for name, per_metric in zip(names, results):
             for k, beta in enumerate(metric.betas):
-                alpha, shown_beta = printed.round_half_up(alpha_of(beta), digits), signed_beta(beta, digits)
+                weight = alpha_of(beta)
+                alpha, shown_beta = printed.round_half_up(weight, digits), signed_beta(beta, digits)
                 if self.line_verbose:
-                    scores = order_scores(per_metric[0].regions[k], alpha_of(beta))
+                    scores = order_scores(per_metric[0].regions[k], weight)
                     lines.append("\t".join([alpha, shown_beta, *(printed.percent(v[-1], digits) for v in (
                         scores.cumulative_precision, scores.cumulative_recall, scores.cumulative_f))]))
                     continue
