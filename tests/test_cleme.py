@@ -16,7 +16,8 @@ import pytest
 from gecmetrics.metrics.cleme import CLEME, CLEME2, AspectFactors, ClippedLogistic, LengthWeighting, partition
 from gecmetrics.metrics.cleme.chunking import Target, TargetEdit, block_targets
 from gecmetrics.metrics.cleme.scoring import CORPUS_FACTORS, SENTENCE_FACTORS, f_beta
-from gecmetrics.metrics.cleme.statistics import histograms
+from gecmetrics.metrics.cleme.resampling import ChunkRows
+from gecmetrics.metrics.cleme.statistics import ChunkStatistics, histograms
 from gecmetrics.run.m2_files import cleme_files
 from gecmetrics.metrics.cleme.report import format_chunk_table, format_chunk_tables
 from gecmetrics.io.corpus import Corpus
@@ -329,9 +330,54 @@ def test_rows_add_up_and_blocks_join(assumption):
         parts = [metric.statistics(prepared_for(metric, ref[a:b]), hyp[a:b]) for a, b in ((0, 17), (17, 40), (40, 60))]
         assert len({part.shape for part in parts}) > 1  # chunks of different widths
         joined = metric.join_statistics(parts)
-        assert (joined == whole).all()
+        assert joined.shape == whole.shape and (np.asarray(joined) == np.asarray(whole)).all()
         assert metric.score(joined).to_dict() == metric.score(whole).to_dict()
         assert len(metric.sentence_from_statistics(whole).scores) == 60
+
+
+def _dense_alike(dense):
+    """The rows whose present slots' histograms are all slot 0's, read off the dense layout."""
+    counts, present = dense[:, :, 3:], dense[:, :, 0] != 0
+    return ((counts == counts[:, :1]).all(axis=2) | ~present).all(axis=1)
+
+
+@pytest.mark.parametrize("assumption", ["dependent", "independent"])
+def test_statistics_are_the_dense_rows_held_by_their_cells(assumption):
+    hyp_text, ref_text = _random_corpus(np.random.default_rng(11), 80)
+    metric = CLEME(assumption=assumption)
+    statistics = metric.statistics(prepared_for(metric, parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
+    dense = np.asarray(statistics)
+    assert dense.shape == statistics.shape and len(statistics) == 80
+    again = ChunkStatistics.of_dense(dense)   # a dense array (what statistics() made before) is read as the same
+    for name in ("header", "starts", "cells", "lengths", "counts"):
+        assert (getattr(again, name) == getattr(statistics, name)).all(), name
+    rows = np.array([5, 0, 79, 5, 33])
+    assert (np.asarray(statistics[rows]) == dense[rows]).all() and (np.asarray(statistics[10:20]) == dense[10:20]).all()
+    assert metric.score(dense).to_dict() == metric.score(statistics).to_dict()
+    # the rows whose references count alike, also where a slot is absent or slot 0 is (hand-made rows)
+    rng = np.random.default_rng(2)
+    made = np.zeros((300, 3, 3 + 5 * 4), dtype=np.int64)
+    made[:, :, 3:] = rng.integers(0, 2, size=(300, 3, 20)) * rng.integers(0, 2, size=(300, 1, 20))
+    made[:, :, 0] = rng.integers(0, 2, size=(300, 3))
+    copied = rng.random(300) < 0.3   # rows whose slots all count as slot 0 does
+    made[copied, 1:, 3:] = made[copied, :1, 3:]
+    for table in (dense, made):
+        assert (ChunkRows(table).alike == _dense_alike(table)).all()
+
+
+def test_a_long_chunk_does_not_widen_every_row():
+    """One 1,000-token edit made every sentence's row 5 x 1,001 counts per slot (a 10,000-line
+    corpus went from 122 MB to 1 GB): the rows hold their chunks only."""
+    long_edit = " ".join(["x"] * 1000)
+    hyp_text = m2(("a b c", [a_line(0, 1, long_edit, 0)]), *(("a b c", [a_line(1, 2, "d", 0)]),) * 199)
+    ref_text = m2(*(("a b c", [a_line(1, 2, "d", 0)]),) * 200)
+    metric = CLEME()
+    statistics = metric.statistics(prepared_for(metric, parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
+    assert statistics.shape[2] > 5 * 1000
+    held = statistics.header.nbytes + sum(getattr(statistics, name).nbytes for name in ("starts", "cells", "lengths",
+                                                                                         "counts"))
+    assert held < 20_000   # (the dense rows: 200 x 5,008 x 8 bytes = 8 MB)
+    assert metric.score(statistics).to_dict() == metric.score(np.asarray(statistics)).to_dict()
 
 
 def test_sentence_scores_average_to_the_sentence_level():

@@ -28,8 +28,8 @@ from .chunking import SentenceChunks, character_blocks
 from .scoring import (CORPUS_FACTORS, SENTENCE_FACTORS, AspectFactors, ChunkTotals, accuracy, aspects, category_counts,
                       choose_aspects_corpus, choose_aspects_sentences, choose_prf_corpus, choose_prf_sentences,
                       chosen_totals, prf, slot_table)
-from .statistics import (ASSUMPTIONS, PreparedReferences, check_statistics, chunk_statistics, hypothesis_targets,
-                         prepare_references, sentence_partitions)
+from .statistics import (ASSUMPTIONS, ChunkStatistics, PreparedReferences, check_statistics, chunk_statistics,
+                         hypothesis_targets, prepare_references, sentence_partitions)
 from .weighting import LengthWeighting, default_weighting
 
 LEVELS = ("corpus", "sentence")
@@ -351,19 +351,23 @@ class ChunkMetric(Metric):
         return partitions
 
     def statistics(self, prepared: PreparedReferences, hypothesis: Sequence[Any], name: str | None = None
-                   ) -> np.ndarray:
+                   ) -> ChunkStatistics:
         """Chunk statistics rows of one hypothesis M2 (see :mod:`gecmetrics.metrics.cleme.statistics`)."""
         return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,
                                 prepared.max_references)
 
-    def slot_counts(self, statistics: np.ndarray) -> tuple[list, float | None]:
+    def join_statistics(self, parts: Sequence[Any]) -> ChunkStatistics:
+        """Consecutive chunks' statistics as one (:meth:`ChunkStatistics.joined`)."""
+        return ChunkStatistics.joined([check_statistics(part) for part in parts])
+
+    def slot_counts(self, statistics: ChunkStatistics) -> tuple[list, float | None]:
         """Per sentence the (TP, FP, FN, TN, FP necessary, FP unnecessary) of each reference slot,
         and the weighting bias (None unweighted)."""
         statistics = check_statistics(statistics)
         counts, bias = category_counts(statistics, self.settings.length_weighting)
         return slot_table(counts, statistics), bias
 
-    def sentence_from_statistics(self, statistics: np.ndarray) -> ChunkSentenceScores:
+    def sentence_from_statistics(self, statistics: ChunkStatistics) -> ChunkSentenceScores:
         """Per sentence every score (CLEME: F, P, R, accuracy; CLEME2.0: HC, WC, UC, OC,
         aggregate): at sentence level the values whose means are the scores; at corpus level
         those of the reference the corpus choice kept."""
@@ -378,7 +382,7 @@ class ChunkMetric(Metric):
         values = {name: rows[:, k] for k, name in enumerate(self.sentence_names)}
         return ChunkSentenceScores(values, self.headline, chosen, self.signature)
 
-    def corpus_sums(self, statistics: np.ndarray, column: int = 0) -> CorpusSums:
+    def corpus_sums(self, statistics: ChunkStatistics, column: int = 0) -> CorpusSums:
         """Corpus level: the running choice of a reference, and the chosen counts' totals (TP,
         FP, FN, TN, FP necessary, FP unnecessary); sentence level: each sentence's best
         reference, and the sums of the sentences' values with their count. The length weights
@@ -408,7 +412,7 @@ class ChunkMetric(Metric):
             return np.where(sums[..., -1] > 0, sums[..., headline] / np.maximum(sums[..., -1], 1), 0.0)
         return np.apply_along_axis(lambda row: self.sentence_values(tuple(row.tolist()))[headline], -1, sums)
 
-    def details(self, statistics: np.ndarray, sums: list[CorpusSums]) -> dict[str, Any]:
+    def details(self, statistics: ChunkStatistics, sums: list[CorpusSums]) -> dict[str, Any]:
         """Every number of the result but the score: the other values (P, R, accuracy; the
         rates), the chosen counts (or weight sums), the sentences, the choice and the bias."""
         part = sums[0]

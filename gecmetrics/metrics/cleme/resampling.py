@@ -16,10 +16,10 @@ import numpy as np
 from ...errors import InputError
 from ...core.fscore import round_like_python
 from ...core.resampling import Resample, Resampler
-from .scoring import (DECIMALS, FP_EITHER, AspectFactors, LengthEntries, length_entries, summed_histograms,
+from .scoring import (DECIMALS, FP_EITHER, AspectFactors, LengthEntries, SummedCells, length_entries, summed_counts,
                       summed_weights, weighted_counts)
 from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES as CATEGORY_COLUMNS, FN, FP_NECESSARY, FP_UNNECESSARY,
-                         HEADER_COLUMNS, PRESENT, TN, TP, check_statistics, histograms)
+                         PRESENT, TN, TP, ChunkStatistics, check_statistics)
 
 TABLE_BYTES = 64 * 2 ** 20
 """Upper bound of the per-resample weighted count tables built at once."""
@@ -30,14 +30,14 @@ _TP, _FP, _FN, _TN, _NE, _UN = range(6)
 class ChunkRows:
     """The statistics rows of one system (or of two, pooled), ready for resampling."""
 
-    def __init__(self, statistics: np.ndarray) -> None:
+    def __init__(self, statistics: ChunkStatistics | np.ndarray) -> None:
 
         self.statistics = check_statistics(statistics)
-        self.present = self.statistics[:, :, PRESENT] != 0
-        self.bias_sum = self.statistics[:, :, BIAS_SUM].sum(axis=1).astype(np.float64)
-        self.bias_count = self.statistics[:, :, BIAS_COUNT].sum(axis=1).astype(np.float64)
-        counts = self.statistics[:, :, HEADER_COLUMNS:]
-        self.alike = ((counts == counts[:, :1]).all(axis=2) | ~self.present).all(axis=1)
+        header = self.statistics.header
+        self.present = header[:, :, PRESENT] != 0
+        self.bias_sum = header[:, :, BIAS_SUM].sum(axis=1).astype(np.float64)
+        self.bias_count = header[:, :, BIAS_COUNT].sum(axis=1).astype(np.float64)
+        self.alike = _alike(self.statistics, self.present)
         """Rows whose references all count alike (every choice keeps the first)."""
         self._entries: LengthEntries | None = None
         self._row_entries: list | None = None
@@ -54,7 +54,7 @@ class ChunkRows:
 
     def unweighted(self) -> np.ndarray:
         """The counts table (1, rows, slots, 6) of :data:`COLUMNS`."""
-        return _columns(summed_histograms(self.statistics).sum(axis=-1).astype(np.float64))[None]
+        return _columns(summed_counts(self.statistics))[None]
 
     def weights(self, weighting: Any, sequences: np.ndarray) -> np.ndarray:
         """The weight tables (n, category, length) of the sequences of rows, each with its own
@@ -66,7 +66,7 @@ class ChunkRows:
         if (count == 0).any():
             raise InputError("length weighting needs at least one reference correction in every resample (CLEME's "
                              "bias is the mean length of corrected reference chunks); score it unweighted")
-        width = histograms(self.statistics).shape[-1]
+        width = self.statistics.width
         return np.stack([summed_weights(weighting.category_weights(width - 1, bias))
                          for bias in (total / count).tolist()])
 
@@ -78,24 +78,40 @@ class ChunkRows:
     def row_entries(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Per row, its non-zero (slot * 5 + category, category, length, count), by length."""
         if self._row_entries is None:
-            counts = summed_histograms(self.statistics)
-            rows, slots, category, length = np.nonzero(counts)
-            values = counts[rows, slots, category, length].astype(np.float64)
-            order = np.lexsort((length, rows))
-            flat = (slots * counts.shape[2] + category)[order]
-            edges = np.searchsorted(rows[order], np.arange(1, self.size))
-            self._row_entries = list(zip(*(np.split(a, edges) for a in (flat, category[order], length[order],
-                                                                        values[order]))))
+            cells = SummedCells.of(self.statistics)
+            order = np.lexsort((cells.lengths, cells.rows))
+            flat = (cells.slots * (FP_EITHER + 1) + cells.categories)[order]
+            edges = np.searchsorted(cells.rows[order], np.arange(1, self.size))
+            self._row_entries = list(zip(*(np.split(a, edges) for a in (flat, cells.categories[order],
+                                                                        cells.lengths[order], cells.counts[order]))))
         return self._row_entries
 
     def weighted_row(self, row: int, weights_by_length: np.ndarray) -> np.ndarray:
         """Row ``row``'s weighted counts under n weight tables given as (category, length, n):
         (n, slots, 6)."""
-        slots, categories = self.statistics.shape[1], len(CATEGORY_COLUMNS) + 1
+        slots, categories = self.statistics.slots, len(CATEGORY_COLUMNS) + 1
         out = np.zeros((slots * categories, weights_by_length.shape[-1]))
         for flat, category, length, count in zip(*self.row_entries[row]):
             out[flat] += count * weights_by_length[category, length]
         return _columns(out.T.reshape(-1, slots, categories))
+
+
+def _alike(statistics: ChunkStatistics, present: np.ndarray) -> np.ndarray:
+    """Per row, whether every present slot's histogram is slot 0's: as many cells, and each
+    the same (category, length, count) as slot 0's cell at its place (a row's cells are in
+    (slot, category, length) order)."""
+    slots, categories = np.divmod(statistics.cells.astype(np.int64), len(CATEGORY_COLUMNS))
+    rows, width = statistics.rows, statistics.slots
+    sizes = np.bincount(rows * width + slots, minlength=len(statistics) * width).reshape(len(statistics), width)
+    starts = (np.cumsum(sizes.ravel()) - sizes.ravel()).reshape(sizes.shape)
+    alike = ((sizes == sizes[:, :1]) | ~present).all(axis=1)
+    compared = np.flatnonzero((slots > 0) & present[rows, slots] & alike[rows])
+    here, there = rows[compared], slots[compared]
+    partner = starts[here, 0] + compared - starts[here, there]
+    differ = (categories[compared] != categories[partner]) | (statistics.lengths[compared] != statistics.lengths[partner]) \
+        | (statistics.counts[compared] != statistics.counts[partner])
+    alike[here[differ]] = False
+    return alike
 
 
 def _columns(counts: np.ndarray) -> np.ndarray:

@@ -24,8 +24,8 @@ from typing import Callable
 import numpy as np
 
 from ...errors import InputError, LineRefused
-from .statistics import (BIAS_COUNT, BIAS_SUM, FN, FP_NECESSARY, FP_UNNECESSARY, PRESENT, TN, TP, histogram_width,
-                         histograms)
+from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES, FN, FP_NECESSARY, FP_UNNECESSARY, PRESENT, TN, TP,
+                         ChunkStatistics)
 from .weighting import LengthWeighting
 
 DECIMALS = 4
@@ -57,10 +57,10 @@ def rounded_prf(tp: float, fp: float, fn: float, beta: float) -> tuple[float, fl
     return tuple(round(value, DECIMALS) for value in prf(tp, fp, fn, beta))
 
 
-def length_bias(statistics: np.ndarray) -> float:
+def length_bias(statistics: ChunkStatistics) -> float:
     """The weighting bias: mean length of the chunks the references correct, over these rows."""
-    total = int(statistics[:, :, BIAS_SUM].sum())
-    count = int(statistics[:, :, BIAS_COUNT].sum())
+    total = int(statistics.header[:, :, BIAS_SUM].sum())
+    count = int(statistics.header[:, :, BIAS_COUNT].sum())
     if count == 0:
         raise LineRefused("length weighting needs at least one reference correction in the corpus, or in the "
                           "sentence where one is scored on its own (edit attribution, rewards): CLEME's bias is the "
@@ -89,11 +89,47 @@ unnecessary weight sums (which can differ from it in the last bit and flip a tie
 between references whose FP chunks are the same)."""
 
 
-def summed_histograms(statistics: np.ndarray) -> np.ndarray:
-    """The count histograms (..., 6 categories, length): those of the rows, then FP of either kind."""
-    counts = histograms(statistics)
-    either = counts[..., FP_NECESSARY:FP_NECESSARY + 1, :] + counts[..., FP_UNNECESSARY:FP_UNNECESSARY + 1, :]
-    return np.concatenate([counts, either], axis=-2)
+@dataclass(frozen=True)
+class SummedCells:
+    """The non-zero cells of statistics rows with FP of either kind added (category
+    :data:`FP_EITHER`, per row, slot and length the two FP categories' chunks together), in
+    (row, slot, category, length) order: the non-zero entries of the dense histograms
+    (rows, slots, 6 categories, length) in the order ``numpy.nonzero`` lists them."""
+
+    rows: np.ndarray
+    slots: np.ndarray
+    categories: np.ndarray
+    lengths: np.ndarray
+    counts: np.ndarray  # float64
+
+    @classmethod
+    def of(cls, statistics: ChunkStatistics) -> "SummedCells":
+        slots, categories = np.divmod(statistics.cells.astype(np.int64), len(CATEGORIES))
+        rows, lengths = statistics.rows, statistics.lengths.astype(np.int64)
+        counts = statistics.counts.astype(np.int64)
+        fp = (categories == FP_NECESSARY) | (categories == FP_UNNECESSARY)
+        keys = (rows[fp] * statistics.slots + slots[fp]) * statistics.width + lengths[fp]
+        either, summed = np.unique(keys, return_inverse=True)
+        either_counts = np.bincount(summed, weights=counts[fp], minlength=len(either)).astype(np.int64)
+        either_cells, either_lengths = np.divmod(either, statistics.width)
+        either_rows, either_slots = np.divmod(either_cells, statistics.slots)
+        columns = [np.concatenate([a, b]) for a, b in ((rows, either_rows), (slots, either_slots),
+                                                        (categories, np.full(len(either), FP_EITHER)),
+                                                        (lengths, either_lengths), (counts, either_counts))]
+        order = np.lexsort(columns[3::-1])
+        return cls(*(column[order] for column in columns[:4]), columns[4][order].astype(np.float64))
+
+    def flat(self, slots: int) -> np.ndarray:
+        """Each cell's index in a (rows, slots, 6) table."""
+        return (self.rows * slots + self.slots) * (FP_EITHER + 1) + self.categories
+
+
+def summed_counts(statistics: ChunkStatistics) -> np.ndarray:
+    """The number of chunks per row, slot and category (the 6 of :class:`SummedCells`), float64."""
+    cells = SummedCells.of(statistics)
+    size = len(statistics) * statistics.slots * (FP_EITHER + 1)
+    return np.bincount(cells.flat(statistics.slots), weights=cells.counts,
+                       minlength=size).reshape(len(statistics), statistics.slots, FP_EITHER + 1)
 
 
 def summed_weights(category_weights: np.ndarray) -> np.ndarray:
@@ -101,19 +137,17 @@ def summed_weights(category_weights: np.ndarray) -> np.ndarray:
     return np.concatenate([category_weights, category_weights[..., FP_NECESSARY:FP_NECESSARY + 1, :]], axis=-2)
 
 
-def length_entries(statistics: np.ndarray) -> LengthEntries:
-    """The :class:`LengthEntries` of statistics rows (the categories of :func:`summed_histograms`)."""
-    counts = summed_histograms(statistics)                # (rows, slots, category, length)
-    rows, slots, category, length = np.nonzero(counts)
-    order = np.argsort(length, kind="stable")
-    flat = ((rows * counts.shape[1] + slots) * counts.shape[2] + category)[order]
-    values = counts[rows, slots, category, length][order].astype(np.float64)
-    length, category = length[order], category[order]
+def length_entries(statistics: ChunkStatistics) -> LengthEntries:
+    """The :class:`LengthEntries` of statistics rows (the categories of :class:`SummedCells`)."""
+    cells = SummedCells.of(statistics)
+    order = np.argsort(cells.lengths, kind="stable")
+    flat, category, length, values = (cells.flat(statistics.slots)[order], cells.categories[order],
+                                      cells.lengths[order], cells.counts[order])
     edges = np.flatnonzero(np.diff(length)) + 1
     groups = tuple((int(ls[0]), f, c, v) for ls, f, c, v in zip(np.split(length, edges), np.split(flat, edges),
                                                                 np.split(category, edges), np.split(values, edges))
                    if len(ls))
-    return LengthEntries(counts.shape[0], counts.shape[1], groups)
+    return LengthEntries(len(statistics), statistics.slots, groups)
 
 
 def weighted_counts(entries: LengthEntries, weights: np.ndarray) -> np.ndarray:
@@ -126,21 +160,22 @@ def weighted_counts(entries: LengthEntries, weights: np.ndarray) -> np.ndarray:
     return out.reshape(weights.shape[0], entries.rows, entries.slots, n_categories)
 
 
-def category_counts(statistics: np.ndarray, weighting: LengthWeighting | None) -> tuple[np.ndarray, float | None]:
+def category_counts(statistics: ChunkStatistics, weighting: LengthWeighting | None
+                    ) -> tuple[np.ndarray, float | None]:
     """Per sentence, slot and category (TP, FP necessary, FP unnecessary, FN, TN, FP of either
     kind) the number of chunks, or their summed length weights; and the bias used (None when
     unweighted)."""
     if weighting is None:
-        return summed_histograms(statistics).sum(axis=-1).astype(np.float64), None
+        return summed_counts(statistics), None
     bias = length_bias(statistics)
-    weights = summed_weights(weighting.category_weights(histogram_width(statistics) - 1, bias))
+    weights = summed_weights(weighting.category_weights(statistics.width - 1, bias))
     return weighted_counts(length_entries(statistics), weights[None])[0], bias
 
 
-def slot_table(counts: np.ndarray, statistics: np.ndarray) -> list[list[tuple[float, ...]]]:
+def slot_table(counts: np.ndarray, statistics: ChunkStatistics) -> list[list[tuple[float, ...]]]:
     """Per sentence, the (TP, FP, FN, TN, FP necessary, FP unnecessary) of each reference slot
     present, as Python floats (the choices below loop over them)."""
-    present = statistics[:, :, PRESENT].astype(bool)
+    present = statistics.header[:, :, PRESENT].astype(bool)
     tp, fn, tn = counts[..., TP], counts[..., FN], counts[..., TN]
     necessary, unnecessary = counts[..., FP_NECESSARY], counts[..., FP_UNNECESSARY]
     columns = np.stack([tp, counts[..., FP_EITHER], fn, tn, necessary, unnecessary], axis=-1).tolist()
