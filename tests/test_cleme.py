@@ -354,6 +354,8 @@ def test_statistics_are_the_dense_rows_held_by_their_cells(assumption):
     rows = np.array([5, 0, 79, 5, 33])
     assert (np.asarray(statistics[rows]) == dense[rows]).all() and (np.asarray(statistics[10:20]) == dense[10:20]).all()
     assert metric.score(dense).to_dict() == metric.score(statistics).to_dict()
+    with pytest.raises(InputError, match="hold no sentence"):   # as an empty array is
+        metric.score(statistics[0:0])
     # the rows whose references count alike, also where a slot is absent or slot 0 is (hand-made rows)
     rng = np.random.default_rng(2)
     made = np.zeros((300, 3, 3 + 5 * 4), dtype=np.int64)

@@ -356,6 +356,12 @@ class ChunkMetric(Metric):
         return chunk_statistics(self.partitions(prepared, hypothesis, name), self.settings.assumption,
                                 prepared.max_references)
 
+    def check_statistic_values(self, statistics: Any) -> Any:
+        """As every metric's, and statistics of no sentence are refused as an empty array is."""
+        if isinstance(statistics, ChunkStatistics) and not len(statistics):
+            return super().check_statistic_values(np.asarray(statistics))
+        return super().check_statistic_values(statistics)
+
     def join_statistics(self, parts: Sequence[Any]) -> ChunkStatistics:
         """Consecutive chunks' statistics as one (:meth:`ChunkStatistics.joined`)."""
         return ChunkStatistics.joined([check_statistics(part) for part in parts])
