@@ -9,11 +9,12 @@ import sys
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gecmetrics.core.lang.zh import data as zh_data
 from gecmetrics.errors import InputError
-from gecmetrics.io.para import ParaRecord, parse_para, read_para
+from gecmetrics.io.para import ParaRecord, para_batches, parse_para, read_para
 
 # --------------------------------------------------------------------------- para files
 
@@ -71,6 +72,51 @@ def test_para_file_errors(tmp_path: Path) -> None:
     assert read_para(good) == [ParaRecord("7", "甲", ("乙", "丙"), 1)]
     with pytest.raises(InputError, match="expected the text"):
         parse_para(b"1\t2\t3", "x")  # type: ignore[arg-type]
+
+
+def _streamed(path: Path, batch: int) -> list[ParaRecord] | str:
+    try:
+        return [record for records in para_batches(path, batch) for record in records]
+    except InputError as err:
+        return str(err)
+
+
+def _whole(path: Path) -> list[ParaRecord] | str:
+    try:
+        return read_para(path)
+    except InputError as err:
+        return str(err)
+
+
+def test_para_read_a_batch_at_a_time_is_read_as_whole(tmp_path: Path) -> None:
+    """para_batches (cherrant m2: a file of any size in a batch's memory) gives read_para's
+    records, or its error, on random files of tabs, line ends (CR LF, lone CR), whitespace
+    (Unicode's too), byte-order marks, NUL bytes and invalid UTF-8."""
+    pieces = ["1", "甲", "乙 丙", "\t", "\t", "\n", "\n", "\r", "\r\n", " ", "\u2028", "\x85", "\ufeff"]
+    rng = np.random.default_rng(5)
+    path = tmp_path / "x.para"
+    for trial in range(1500):
+        data = "".join(rng.choice(pieces, int(rng.integers(0, 40)))).encode()
+        if trial % 3:   # mostly well-formed lines, with a fault now and then
+            lines = ["\t".join(rng.choice(["1", "甲", "乙 丙", " ", "", "\u2028"], int(rng.integers(3, 5)),
+                                           p=[0.3, 0.3, 0.3, 0.04, 0.03, 0.03]))
+                     for _ in range(int(rng.integers(1, 8)))]
+            breaks = rng.choice(["\n", "\r\n", "\r", "\n\t\n", "\n\n"], p=[0.4, 0.2, 0.2, 0.1, 0.1])
+            data = (rng.choice(["", "\ufeff", "\n \n", " \t"]) + breaks.join(lines)
+                    + rng.choice(["", "\n", " \n\n", "\t", "\r"])).encode()
+        if trial % 17 == 0:
+            at = int(rng.integers(0, len(data) + 1))
+            data = data[:at] + rng.choice([b"\0", b"\xff", b"\xff\xfe"]) + data[at:]
+        path.write_bytes(data)
+        whole = _whole(path)
+        for batch in (1, 3, 1000):
+            streamed = _streamed(path, batch)
+            if isinstance(whole, list) or not (b"\0" in data or b"\xff" in data):
+                assert streamed == whole, (data, batch)
+            else:   # a NUL byte or invalid UTF-8: found where the reading gets to it
+                assert isinstance(streamed, str), (data, batch)
+    with pytest.raises(InputError, match="batch must be"):
+        next(para_batches(path, 0))
 
 
 # --------------------------------------------------------------------------- data files

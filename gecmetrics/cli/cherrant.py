@@ -48,11 +48,20 @@ def idle_options(func: Callable) -> Callable:
 @idle_options
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
-    ``parallel_to_m2.py -f PARA -o M2 -g char`` writes."""
+    ``parallel_to_m2.py -f PARA -o M2 -g char`` writes (read and written a batch of lines at a
+    time: a file of any size; the M2 replaces its target once whole)."""
+    from itertools import chain
+
+    from ..io.atomic import output_group
+    from ..io.para import para_batches
+
     check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
-    records = read(para)
+    batches = para_batches(para)
+    first = next(batches)  # (a file that cannot be read fails before the data files are loaded)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    write({output: m2_text(annotator, para, records)})
+    with output_group() as outputs, outputs.output(output) as handle:
+        for records in chain([first], batches):
+            handle.write(m2_text(annotator, para, records))
 
 
 @cherrant.command("compare", cls=GreedyCommand)
