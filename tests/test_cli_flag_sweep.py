@@ -339,3 +339,25 @@ def test_attribute_refuses_options_its_methods_do_not_read(files, request):
                           ("sampled-shapley", ["--permutations", "5", "--seed", "1"])]:
         code, out, err = run_cli(*base, "--method", method, *extra)
         assert code == 0, err
+
+
+@pytest.mark.parametrize("ours, theirs", [
+    # GREEN's parser (green -h): its long names of -s, -r, -c, -d and -t
+    (["green", "-s", "{src}", "-r", "{h1}", "{h2}", "-c", "{h1}", "{h2}", "-t", "char", "-d", "4", "-b", "2"],
+     ["green", "--src", "{src}", "--refs", "{h1}", "{h2}", "--hyps", "{h1}", "{h2}", "--tokenization=char",
+      "--digit", "4", "-b", "2"]),
+    (["green", "-s", "{src}", "-r", "{h1}", "-o", "{h2}"],
+     ["green", "--source", "{src}", "--references", "{h1}", "--corrected-sentences", "{h2}"]),
+    # the gleu package's parser (gleu -h)
+    (["gleu", "-s", "{src}", "-r", "{h1}", "{h2}", "-o", "{h2}", "-f", "-d", "3", "-p", "1", "-t", "word"],
+     ["gleu", "--src", "{src}", "--ref", "{h1}", "{h2}", "--outputs", "{h2}", "--fix", "--digit=3", "--proc", "1",
+      "--token", "word"]),
+])
+def test_the_originals_long_spellings_read_as_ours(files, ours, theirs):
+    """GREEN's and the gleu package's own long option names (``--refs``, ``--hyps``, ``--digit``
+    ...) were refused as unknown options; they are read as ours, and --help lists them."""
+    expected = run_cli(*(arg.format(**files) for arg in ours))
+    assert expected[0] == 0 and run_cli(*(arg.format(**files) for arg in theirs)) == expected, expected
+    assert "--digit (--digits)" in run_cli(ours[0], "--help")[1]
+    if "-d" in ours:
+        assert "--digits: is given twice" in one_line_error(*(arg.format(**files) for arg in ours), "--digit", "2")

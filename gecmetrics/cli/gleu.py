@@ -47,7 +47,9 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
     return [GLEU2015(**settings, lambda_=value) for value in parsed]
 
 
-@main.command(cls=GreedyCommand)
+@main.command(cls=GreedyCommand, spellings={  # the gleu package's (gleu -h)
+    "--src": "--source", "--ref": "--reference", "--references": "--reference", "--out": "--hypothesis",
+    "--outputs": "--hypothesis", "--digit": "--digits", "--proc": "--jobs", "--token": "--unit", "--fix": "--fix-seed"})
 @corpus_options()
 @settings_options(GLEUSettings)
 @click.option("--variant", type=click.Choice(VARIANTS), default="official", show_default=True,

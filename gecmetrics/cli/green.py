@@ -15,7 +15,11 @@ from .setting_options import given_settings, settings_options
 from .scoring import ScoringOptions, run_scoring, scoring_options
 
 
-@main.command(cls=GreedyCommand)
+@main.command(cls=GreedyCommand, spellings={  # the original's (green -h)
+    "--src": "--source", **dict.fromkeys(("--ref", "--refs", "--references"), "--reference"),
+    **dict.fromkeys(("--cor", "--cors", "--corrected-sentences", "--out", "--outs", "--outputs", "--hyp", "--hyps",
+                     "--hypotheses"), "--hypothesis"),
+    "--digit": "--digits", **dict.fromkeys(("--token", "--tokenize", "--tokenization"), "--unit")})
 @corpus_options(("-c", "-o", "--hypothesis", "--corrected"))
 @settings_options(GREENSettings)
 @scoring_options(verbose="Print per-order tables (GREEN's, x100).")

@@ -35,9 +35,18 @@ class GreedyOption(click.Option):
 class GreedyCommand(click.Command):
     """A command whose :class:`GreedyOption` options take several values per flag; an option of
     one value given twice is refused (click kept the last: ``m2 compare -hyp A -hyp B`` scored B
-    alone, without a word)."""
+    alone, without a word). ``spellings``: an original tool's other long names of its options,
+    each read as ours (GREEN's ``--refs`` as ``--reference``); ``--help`` lists them."""
+
+    def __init__(self, *args, spellings: dict[str, str] | None = None, **kwargs) -> None:
+        self.spellings = spellings or {}
+        super().__init__(*args, **kwargs)
+        if self.spellings:
+            listed = ", ".join(f"{other} ({ours})" for other, ours in self.spellings.items())
+            self.epilog = f"{self.epilog or ''}\n\nThe original's spellings, read as ours: {listed}.".lstrip()
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = _respelled(args, self.spellings)
         greedy = {opt for p in self.params if isinstance(p, GreedyOption) for opt in p.opts}
         single = {opt: p.name for p in self.params if isinstance(p, click.Option) and not isinstance(p, GreedyOption)
                   and not p.is_flag and not p.multiple and not p.count for opt in p.opts}
@@ -70,6 +79,20 @@ class GreedyCommand(click.Command):
                 rewritten.append(arg)
         ctx.meta[COMMAND_LINE] = tuple(rewritten)
         return super().parse_args(ctx, rewritten)
+
+
+def _respelled(args: list[str], spellings: dict[str, str]) -> list[str]:
+    """``args`` with each flag of ``spellings`` (alone, or before ``=value``) as its name in it,
+    up to ``--``."""
+    if not spellings:
+        return args
+    respelled: list[str] = []
+    for k, arg in enumerate(args):
+        if arg == "--":
+            return respelled + args[k:]
+        flag, equals, value = arg.partition("=")
+        respelled.append(spellings.get(flag, flag) + equals + value if flag.startswith("--") else arg)
+    return respelled
 
 
 def _short_values_split(args: list[str], taking_values: set[str]) -> list[str]:
