@@ -117,3 +117,30 @@ def test_the_json_of_sentences_scored_alone_keeps_their_scores_not_their_statist
         patched.setattr(Metric, "join_statistics", lambda *args: pytest.fail("the statistics were joined"))
         code, out, err = run_cli(*arguments, "--chunk-lines", "7")
     assert code == 0 and out == whole, err
+
+
+def test_compare_sentence_streams_where_every_metric_scores_sentences_alone(conll14, monkeypatch):
+    """compare --sentence (TSV) of metrics that score each sentence alone prints the table chunk
+    by chunk, as a metric's own command does (it was made from the whole run): the same bytes;
+    with the M2 scorer (a running choice) the table is still made from the whole run."""
+    from gecmetrics.cli import compare as compare_command
+    from gecmetrics.metrics.registry import metrics_from_text
+    from gecmetrics.output.formats import render
+    from gecmetrics.run.compare import sentence_comparison
+    from gecmetrics.run.engine import score_files
+    from gecmetrics.run.files import CorpusFiles
+
+    files = [str(conll14 / name) for name in ("INPUT", "REF0", "REF1", "AMU", "CAMB")]
+    spec = ["gleu", "green:beta=0.5/2", "gleu-max"]
+    with monkeypatch.context() as patched:
+        patched.setattr(compare_command, "sentence_comparison", lambda *args: pytest.fail("the whole run's table"))
+        code, out, err = run_cli("compare", "-s", files[0], "-r", *files[1:3], "-o", *files[3:], "--metrics",
+                                 ",".join(spec), "--sentence", "--chunk-lines", "7", "--no-cache", "-d", "6")
+    assert code == 0, err
+    scored = score_files(metrics_from_text(spec), CorpusFiles(files[0], tuple(files[1:3]), tuple(files[3:])),
+                         cache=False)
+    assert out == render(sentence_comparison(scored, digits=6), "tsv") + "\n" and len(out.splitlines()) == 1313
+    gold = str(conll14 / "official-2014.combined.m2")
+    code, out, err = run_cli("compare", "-s", files[0], "-r", *files[1:3], "-o", *files[3:], "--metrics", "gleu",
+                             "--m2", gold, "--sentence", "--chunk-lines", "7", "--no-cache")
+    assert code == 0 and len(out.splitlines()) == 1313, err

@@ -17,6 +17,7 @@ from .inputs import corpus_options, hypothesis_m2_option
 from .metric_list import print_metric_list
 from .options import GreedyCommand, GreedyOption
 from .scoring import ScoringOptions, scoring_options
+from .sentences import stream_sentence_table, table_streams
 from .all_pairs import run_all_pairs_list
 from .significance import check_paired_options, run_paired_test_list
 from .context import in_run
@@ -82,15 +83,19 @@ def compare(source, references, hypotheses, metric_texts, gold_m2, hypothesis_m2
     conflicts = {"--sort": sort_column is not None, "--ranks": ranks, "--ranking": ranking is not None}
     if out.paired:  # before any scoring (it was said after the annotation)
         check_paired_options(out.paired_bs, out.paired_ar, conflicts)
-    scored = out.run(metrics, corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2), "compare")
-    if out.paired:
-        _paired_tests(scored, list(hypotheses), out, all_pairs, correction, conflicts)
-        return
-    if out.sentence:
+    files = corpus_files(source, references, hypotheses, gold_m2, hypothesis_m2)
+    if out.sentence and (out.format or "tsv") == "tsv" and table_streams(metrics):  # as a metric's command does
+        stream_sentence_table("compare", metrics, files, out)
+        columns = metric_columns(metrics, len(references))[0]
+    elif out.sentence:
+        scored = out.run(metrics, files, "compare")
         echo_table(sentence_comparison(scored, out.scale, out.digits), out.format or "tsv")
         columns = metric_columns(scored.metrics, scored.references)[0]
+    elif out.paired:
+        _paired_tests(out.run(metrics, files, "compare"), list(hypotheses), out, all_pairs, correction, conflicts)
+        return
     else:
-        comparison = comparison_table(scored, out.scale, ranking)
+        comparison = comparison_table(out.run(metrics, files, "compare"), out.scale, ranking)
         if sort_column is not None:
             comparison = comparison.sorted_by(sort_column)
         echo_table(comparison.as_table(out.digits, ranks, markdown=fmt == "markdown"), fmt)

@@ -69,11 +69,17 @@ def streamed_sentences(command: str, metrics: list[Any], files: CorpusFiles, rep
     sentences are scored alone; else (False) the run is scored whole first."""
     if report is not None and o.format in (None, "json", own_format):
         stream_sentences(command, metrics[0], files, report, o)
-    elif o.format == "tsv" and all(metric.independent_sentences for metric in metrics):
+    elif o.format == "tsv" and table_streams(metrics):
         stream_sentence_table(command, metrics, files, o)
     else:
         return False
     return True
+
+
+def table_streams(metrics: list[Any]) -> bool:
+    """Whether the TSV table of sentence scores is printed chunk by chunk: every metric scores
+    each sentence alone."""
+    return all(metric.independent_sentences for metric in metrics)
 
 
 def stream_sentence_table(command: str, metrics: list[Any], files: CorpusFiles, o: Any) -> None:
