@@ -985,7 +985,7 @@ def test_score_refuses_statistics_that_are_not_the_metrics_own() -> None:
         statistics = metric.corpus_statistics(None, gold, edits)
         assert 0 <= metric.score(statistics).score <= 1
         for bad in (np.nan, -5):
-            changed = statistics.astype(float)
+            changed = np.asarray(statistics).astype(float)  # (CLEME's as the dense array they read as)
             changed.flat[0] = bad
             with pytest.raises(InputError, match="no finite numbers|not whole numbers >= 0"):
                 metric.score(changed)

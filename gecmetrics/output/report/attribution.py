@@ -125,13 +125,14 @@ def candidate_scorer(metric: Metric, corpus: Corpus, column: int = 0, annotator:
 
 def _refused_sentence(metric: Metric, statistics: Any, column: int, places: Sequence[int]) -> str:
     """``sentence N: `` of the first candidate whose score alone the metric refuses (statistics
-    that are an array, one row per candidate), else ``""``."""
-    if isinstance(statistics, np.ndarray):
-        for k in range(len(statistics)):
-            try:
-                independent_sentence_scores(metric, statistics[k:k + 1], column)
-            except LineRefused:
-                return f"sentence {places[k] + 1}: "
+    whose rows a slice selects, one per candidate: an array, CLEME's), else ``""``."""
+    for k in range(len(statistics)):
+        try:
+            independent_sentence_scores(metric, statistics[k:k + 1], column)
+        except LineRefused:
+            return f"sentence {places[k] + 1}: "
+        except TypeError:  # (statistics of a kind a slice does not select)
+            return ""
     return ""
 
 
