@@ -73,6 +73,25 @@ def test_score_equals_m2_then_compare(data_folder: str, tmp_path: Path) -> None:
     assert "Span-Based Correction" in scored and "\nW " in scored
 
 
+def test_compare_sentence_reads_chinese_m2_as_the_metrics_do(data_folder: str, tmp_path: Path) -> None:
+    """compare --sentence of Chinese M2 metrics (ChERRANT's target lines) streams as it scores:
+    the streamed table read the M2 files without their target lines (one error line)."""
+    lines = Path(PAIRS).read_text(encoding="utf-8").splitlines()
+    source, hyp_para = tmp_path / "src", tmp_path / "hyp.para"
+    source.write_text("".join(line.split("\t")[1] + "\n" for line in lines), encoding="utf-8")
+    hyp_para.write_text("".join(f"{n}\t{line.split(chr(9))[1]}\t{line.split(chr(9))[-1]}\n"
+                                for n, line in enumerate(lines)), encoding="utf-8")
+    hyp_text = tmp_path / "hyp"
+    hyp_text.write_text("".join(line.split("\t")[-1] + "\n" for line in lines), encoding="utf-8")
+    assert run_cli("cherrant", "m2", "-f", PAIRS, "-o", str(tmp_path / "r.m2"))[0] == 0
+    assert run_cli("cherrant", "m2", "-f", str(hyp_para), "-o", str(tmp_path / "h.m2"))[0] == 0
+    for metric in ("cleme:lang=zh:level=sentence:weighted=false", "errant:lang=zh:sentence_average=true"):
+        code, out, err = run_cli("compare", "-s", str(source), "--m2", str(tmp_path / "r.m2"), "--hyp-m2",
+                                 str(tmp_path / "h.m2"), "-o", str(hyp_text), "--metrics", metric, "--sentence",
+                                 "--chunk-lines", "4")
+        assert code == 0 and len(out.splitlines()) == len(lines) + 1, (metric, err)
+
+
 def test_json_is_the_reports_level(data_folder: str, tmp_path: Path) -> None:
     """compare and score with --json give the numbers, categories and signature their report prints
     at the -cat level (they gave the full types' macro F and categories whatever the level)."""

@@ -390,12 +390,18 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
         raise InputError(f"score_files needs a CorpusFiles (the paths of a corpus), got {type(files).__name__}; "
                          "a corpus in memory is score_corpus's")
     run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress, cache)
-    if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
-        files = dataclasses.replace(files, target_lines=True)  # ChERRANT's M2 files
     try:
-        return _joined(run, _file_outcomes(run, files, chunk_lines), len(files.references))
+        return _joined(run, _file_outcomes(run, _read_as(run, files), chunk_lines), len(files.references))
     finally:
         run.finish()
+
+
+def _read_as(run: _Run, files: CorpusFiles) -> CorpusFiles:
+    """The files as the run's metrics read them: M2 with ChERRANT's target lines where a metric
+    reads ChERRANT's M2 (``m2_target_lines``)."""
+    if not files.target_lines and any(getattr(metric, "m2_target_lines", False) for metric in run.metrics):
+        return dataclasses.replace(files, target_lines=True)
+    return files
 
 
 def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | None = None, *,
@@ -443,8 +449,8 @@ def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, execu
     names = inputs.hypothesis_names if isinstance(inputs, CorpusFiles) else list(inputs.hypotheses)
     run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress, cache)
     try:
-        outcomes = _file_outcomes(run, inputs, chunk_lines) if isinstance(inputs, CorpusFiles) else \
-            _corpus_outcomes(run, inputs, chunk_lines)
+        outcomes = _file_outcomes(run, _read_as(run, inputs), chunk_lines) if isinstance(inputs, CorpusFiles) \
+            else _corpus_outcomes(run, inputs, chunk_lines)
         offset, observed = 0, []
         for source, outcome in outcomes:
             _merge_checks(run.checks, outcome.checks)
