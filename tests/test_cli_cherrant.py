@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_level_json, one_line_error, run_cli
+from tests.conftest import check_level_json, command_environment, one_line_error, run_cli, run_gecmetric
 from tests._zh_support import DATA, require_zh_extra
 
 PAIRS = str(DATA / "cherrant_pairs.para")
@@ -42,6 +42,7 @@ def test_m2_is_written_a_batch_at_a_time_and_whole_or_not_at_all(data_folder: st
     600 MB for 10^5 lines); the M2 is the same, and a fault in a later batch leaves no output."""
     from gecmetrics.io import para
 
+    batch = para.PARA_BATCH   # (the commands run in a process of their own read this many lines at a time)
     monkeypatch.setattr(para, "PARA_BATCH", 2)
     monkeypatch.setattr(para, "read_para", lambda path: pytest.fail("the whole file read"))
     out = tmp_path / "out.m2"
@@ -55,6 +56,12 @@ def test_m2_is_written_a_batch_at_a_time_and_whole_or_not_at_all(data_folder: st
     assert error.strip().endswith(f"bad.para:{len(lines) + 1}: expected id<TAB>source<TAB>target[<TAB>target...], "
                                   "found 2 tab-separated fields"), error
     assert not fresh.exists() and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    # nor to a pipe (written through, not replaced): nothing before the fault of a later batch
+    long = tmp_path / "long.para"
+    long.write_text("\n".join([*(lines * (batch // len(lines) + 1)), "9\t甲"]) + "\n", encoding="utf-8")
+    done = run_gecmetric(["cherrant", "m2", "-f", str(long), "-o", "/dev/stdout"],
+                         command_environment(GECMETRICS_CHERRANT_DATA=data_folder), capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == "" and "long.para:" in done.stderr, done
 
 
 def test_score_equals_m2_then_compare(data_folder: str, tmp_path: Path) -> None:

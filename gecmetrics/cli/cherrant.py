@@ -48,20 +48,27 @@ def idle_options(func: Callable) -> Callable:
 @idle_options
 def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: bool, data_folder: str | None) -> None:
     """Character-level M2 of a parallel file, byte for byte what ChERRANT's
-    ``parallel_to_m2.py -f PARA -o M2 -g char`` writes (read and written a batch of lines at a
-    time: a file of any size; the M2 replaces its target once whole)."""
+    ``parallel_to_m2.py -f PARA -o M2 -g char`` writes (annotated a batch of lines at a time and
+    held in a temporary file past 8 MB: a file of any size; the M2 is written once whole, so a
+    fault anywhere writes nothing, to a pipe either)."""
+    import shutil
+    import tempfile
     from itertools import chain
 
     from ..io.atomic import output_group
     from ..io.para import para_batches
+    from .sentences import HELD_IN_MEMORY
 
     check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
     batches = para_batches(para)
     first = next(batches)  # (a file that cannot be read fails before the data files are loaded)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    with output_group() as outputs, outputs.output(output) as handle:
+    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8") as held:
         for records in chain([first], batches):
-            handle.write(m2_text(annotator, para, records))
+            held.write(m2_text(annotator, para, records))
+        held.seek(0)
+        with output_group() as outputs, outputs.output(output) as handle:
+            shutil.copyfileobj(held, handle)
 
 
 @cherrant.command("compare", cls=GreedyCommand)
