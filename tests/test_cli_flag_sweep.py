@@ -361,3 +361,13 @@ def test_the_originals_long_spellings_read_as_ours(files, ours, theirs):
     assert "--digit (--digits)" in run_cli(ours[0], "--help")[1]
     if "-d" in ours:
         assert "--digits: is given twice" in one_line_error(*(arg.format(**files) for arg in ours), "--digit", "2")
+
+
+def test_a_value_spelled_as_an_original_flag_stays_a_value(files, tmp_path, monkeypatch):
+    """The value of an option that takes one is not respelled: ``-s --ref`` reads the file
+    ``--ref`` (as click reads it; it read ``--reference``, no such file)."""
+    (tmp_path / "--ref").write_text("a b c d\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    expected = run_cli("gleu", "-s", files["src"], "-r", files["h1"], "-o", files["h2"])
+    assert expected[0] == 0 and run_cli("gleu", "-s", "--ref", "-r", files["h1"], "-o", files["h2"]) == expected
+    assert run_cli("gleu", "--src", "--ref", "--ref", files["h1"], "--out", files["h2"]) == expected

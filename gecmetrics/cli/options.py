@@ -46,10 +46,10 @@ class GreedyCommand(click.Command):
             self.epilog = f"{self.epilog or ''}\n\nThe original's spellings, read as ours: {listed}.".lstrip()
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args = _respelled(args, self.spellings)
         greedy = {opt for p in self.params if isinstance(p, GreedyOption) for opt in p.opts}
         single = {opt: p.name for p in self.params if isinstance(p, click.Option) and not isinstance(p, GreedyOption)
                   and not p.is_flag and not p.multiple and not p.count for opt in p.opts}
+        args = _respelled(args, self.spellings, set(single))
         args = _short_values_split(args, greedy | set(single))
         seen: set[str] = set()
         rewritten: list[str] = []
@@ -81,17 +81,23 @@ class GreedyCommand(click.Command):
         return super().parse_args(ctx, rewritten)
 
 
-def _respelled(args: list[str], spellings: dict[str, str]) -> list[str]:
+def _respelled(args: list[str], spellings: dict[str, str], taking_a_value: set[str]) -> list[str]:
     """``args`` with each flag of ``spellings`` (alone, or before ``=value``) as its name in it,
-    up to ``--``."""
+    up to ``--``; the value after a flag of ``taking_a_value`` stays as it is (``-s --ref`` reads
+    the file ``--ref``, as click reads it)."""
     if not spellings:
         return args
     respelled: list[str] = []
+    value_next = False
     for k, arg in enumerate(args):
         if arg == "--":
             return respelled + args[k:]
         flag, equals, value = arg.partition("=")
-        respelled.append(spellings.get(flag, flag) + equals + value if flag.startswith("--") else arg)
+        if not value_next and flag.startswith("--"):
+            flag = spellings.get(flag, flag)
+            arg = flag + equals + value
+        respelled.append(arg)
+        value_next = not value_next and not equals and flag in taking_a_value
     return respelled
 
 
