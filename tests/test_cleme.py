@@ -367,6 +367,38 @@ def test_statistics_are_the_dense_rows_held_by_their_cells(assumption):
         assert (ChunkRows(table).alike == _dense_alike(table)).all()
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_sentence_alone_is_scored_at_once_as_a_slice_at_a_time(seed):
+    """alone_matrix (rewards, edit attribution: each sentence a corpus of its own) scores every
+    sentence at once; the same bits as scoring each one-row slice, for every setting, and the
+    same refusal for a sentence whose references correct nothing (weighted)."""
+    from gecmetrics.errors import LineRefused
+    from gecmetrics.metrics.base import Metric
+
+    rng = np.random.default_rng(seed)
+    hyp_text, ref_text = _random_corpus(rng, 50)
+    custom = LengthWeighting(tp=ClippedLogistic(3.0, 0.5, 2.0), tn=ClippedLogistic(1.5, 0.8, 1.2))
+    for cls in (CLEME, CLEME2):
+        for options in ({}, {"weighted": False}, {"level": "sentence"}, {"assumption": "independent"},
+                        {"weighting": custom}, {"level": "sentence", "assumption": "independent"}):
+            metric = cls(**options, **({"beta": 2.0} if cls is CLEME and options == {} else {}))
+            statistics = metric.statistics(prepared_for(metric, parse_m2(ref_text, "r")), parse_m2(hyp_text, "h"))
+            if metric.independent_sentences:
+                continue
+            corrected = np.flatnonzero(statistics.header[:, :, 2].sum(axis=1) > 0)
+            rows = statistics[corrected] if metric.settings.weighted else statistics
+            expected = Metric.alone_matrix(metric, rows)   # (one-row slices scored one by one)
+            with pytest.MonkeyPatch.context() as patched:
+                patched.setattr(type(metric), "sentence_matrix", lambda *args: pytest.fail("scored a slice at a time"))
+                assert np.array_equal(metric.alone_matrix(rows), expected), (cls, options)
+            if metric.settings.weighted and len(corrected) < len(statistics):
+                with pytest.raises(LineRefused) as alone:
+                    metric.alone_matrix(statistics)
+                with pytest.raises(LineRefused) as sliced:
+                    Metric.alone_matrix(metric, statistics)
+                assert str(alone.value) == str(sliced.value)
+
+
 def test_a_long_chunk_does_not_widen_every_row():
     """One 1,000-token edit made every sentence's row 5 x 1,001 counts per slot (a 10,000-line
     corpus went from 122 MB to 1 GB): the rows hold their chunks only."""

@@ -362,6 +362,17 @@ class ChunkMetric(Metric):
             return super().check_statistic_values(np.asarray(statistics))
         return super().check_statistic_values(statistics)
 
+    def alone_matrix(self, statistics: Any) -> np.ndarray:
+        """Each sentence scored as a corpus of that sentence alone (rewards, edit attribution):
+        at once, as the paired tests score their resamples (a one-row slice at a time cost 0.2 ms
+        a sentence); where sentences are independent, their sentence scores."""
+        if self.independent_sentences:
+            return self.sentence_matrix(statistics)
+        from .resampling import ChunkResampler, ChunkRows
+
+        rows = ChunkRows(self.check_statistic_values(statistics))
+        return ChunkResampler(self).alone_scores(rows)[None]
+
     def join_statistics(self, parts: Sequence[Any]) -> ChunkStatistics:
         """Consecutive chunks' statistics as one (:meth:`ChunkStatistics.joined`)."""
         return ChunkStatistics.joined([check_statistics(part) for part in parts])

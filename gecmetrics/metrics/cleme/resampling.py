@@ -16,8 +16,8 @@ import numpy as np
 from ...errors import InputError
 from ...core.fscore import round_like_python
 from ...core.resampling import Resample, Resampler
-from .scoring import (DECIMALS, FP_EITHER, AspectFactors, LengthEntries, SummedCells, length_entries, summed_counts,
-                      summed_weights, weighted_counts)
+from .scoring import (DECIMALS, FP_EITHER, AspectFactors, LengthEntries, SummedCells, length_bias, length_entries,
+                      summed_counts, summed_weights, weighted_counts)
 from .statistics import (BIAS_COUNT, BIAS_SUM, CATEGORIES as CATEGORY_COLUMNS, FN, FP_NECESSARY, FP_UNNECESSARY,
                          PRESENT, TN, TP, ChunkStatistics, check_statistics)
 
@@ -85,6 +85,26 @@ class ChunkRows:
             self._row_entries = list(zip(*(np.split(a, edges) for a in (flat, cells.categories[order],
                                                                         cells.lengths[order], cells.counts[order]))))
         return self._row_entries
+
+    def alone_weighted(self, weighting: Any) -> np.ndarray:
+        """The weighted counts table (rows, slots, 6) with each row weighted as a corpus of that
+        row alone: under the weights of its own bias, summed length after length as ``score``
+        sums them (rows without a corrected reference chunk are the caller's to refuse)."""
+        cells = SummedCells.of(self.statistics)
+        starts = np.searchsorted(cells.rows, np.arange(self.size + 1))
+        bias = (self.bias_sum / np.where(self.bias_count == 0, 1, self.bias_count)).tolist()
+        weights = np.empty(len(cells.counts))
+        for row in np.flatnonzero(np.diff(starts)).tolist():
+            table = summed_weights(weighting.category_weights(self.statistics.width - 1, bias[row]))
+            cut = slice(starts[row], starts[row + 1])
+            weights[cut] = table[cells.categories[cut], cells.lengths[cut]]
+        slots, categories = self.statistics.slots, len(CATEGORY_COLUMNS) + 1
+        out = np.zeros(self.size * slots * categories)
+        order = np.argsort(cells.lengths, kind="stable")
+        flat, values, lengths = cells.flat(slots)[order], (cells.counts * weights)[order], cells.lengths[order]
+        for group in np.split(np.arange(len(order)), np.flatnonzero(np.diff(lengths)) + 1):
+            out[flat[group]] += values[group]
+        return _columns(out.reshape(self.size, slots, categories))
 
     def weighted_row(self, row: int, weights_by_length: np.ndarray) -> np.ndarray:
         """Row ``row``'s weighted counts under n weight tables given as (category, length, n):
@@ -179,6 +199,21 @@ class ChunkResampler(Resampler):
             table = shared if shared is not None else rows.weighted(self.weighting, chunk)
             out[start:start + len(chunk)] = self.reduce(table, rows.present, chunk, rows.alike)
         return out
+
+    def alone_scores(self, rows: ChunkRows) -> np.ndarray:
+        """Each row's score as a corpus of that row alone (its own bias and choice of a
+        reference), all at once: what scoring each one-row slice gives."""
+        size = rows.size
+        if self.weighting is None:
+            table = rows.unweighted()[0]
+        else:
+            refused = np.flatnonzero(rows.bias_count == 0)
+            if len(refused):
+                length_bias(rows.statistics[refused[:1]])  # (raises the refusal a row scored alone meets)
+            table = rows.alone_weighted(self.weighting)
+        if self.metric.settings.level == "sentence":
+            return sentence_means(table[None], rows.present, np.arange(size)[:, None], self.keys())
+        return running_choice(size, 1, lambda position: (table, rows.present, bool(rows.alike.all())), self.keys())
 
     def keys(self) -> "PRFKeys | AspectKeys":
         settings = self.metric.settings
