@@ -842,3 +842,32 @@ def test_a_number_option_with_a_range_says_which_number_it_wants():
     result = CliRunner().invoke(main, ["compare", "-s", "s", "-r", "r", "-o", "o", "--paired-bs", "1e3"])
     assert result.exit_code == 2 and "'1e3' is not a valid integer." in result.output, result.output
     assert (IntRange(min=0).name, FloatRange(min=0).name) == ("integer", "float")
+
+
+def test_every_help_example_names_the_commands_own_options_and_no_placeholder_ellipsis():
+    """The example lines of every --help (``gecmetric CMD ...``) take only options their command
+    has (or one of its originals' spellings), and no literal ``...`` argument: meta-eval's
+    examples listed ``-o AMU CAMB ...``, read as a file named ``...`` (a helper ran every example
+    on the reproduction data; docs/ examples run in test_console_docs)."""
+    import click
+    import shlex
+
+    checked = 0
+    for path, command in every_command().items():
+        code, out, _ = run_cli(*path.split(), "--help")
+        assert code == 0, path
+        own = {opt for param in command.params if isinstance(param, click.Option) for opt in param.opts}
+        own |= set(getattr(command, "spellings", {}))
+        for line in (line.strip() for line in out.splitlines()):
+            if not line.startswith("gecmetric "):
+                continue
+            words = shlex.split(line, comments=True)[1:]
+            target = words[:len(path.split())]
+            if target != path.split():   # (an alias command shows the example of what it stands for)
+                continue
+            for word in words[len(target):]:
+                assert word != "...", (path, line)
+                if word.startswith("-") and word != "-" and not word.lstrip("-").replace(".", "").isdigit():
+                    assert word.split("=")[0] in own, (path, word, line)
+            checked += 1
+    assert checked >= 30

@@ -49,10 +49,10 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     """ERRANT M2 edits, as ERRANT 3.0.2 writes them, without ERRANT.
 
     \b
-    gecmetric m2 annotate -orig INPUT -cor AMU -o AMU.m2              (errant_parallel)
-    gecmetric m2 annotate -orig INPUT -cor REF0 REF1 -o refs.m2       (two annotators)
-    gecmetric m2 annotate --from-m2 official.m2 --auto -o auto.m2     (errant_m2 -auto)
-    gecmetric m2 annotate -auto official.m2 -out auto.m2              (errant_m2's own order)
+    gecmetric m2 annotate -orig INPUT -cor AMU -o AMU.m2                             # errant_parallel
+    gecmetric m2 annotate -orig INPUT -cor REF0 REF1 -o refs.m2                      # two annotators
+    gecmetric m2 annotate --from-m2 official-2014.combined.m2 --auto -o auto.m2      # errant_m2 -auto
+    gecmetric m2 annotate -auto official-2014.combined.m2 -out auto.m2               # errant_m2's own order
 
     Each distinct line of a chunk (--chunk-lines) is parsed once (the source once for all -cor
     files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. M2_FILE is

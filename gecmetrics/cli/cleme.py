@@ -65,7 +65,7 @@ def build_metric(assumption: str, level: str, unweighted: bool, beta: str | floa
 @click.option("--cleme2", is_flag=True,
               help="CLEME2.0: hit-, wrong-, under- and over-correction rates and their aggregate (the score).")
 @click.option("--metric", "metric_name", type=click.Choice(["cleme", "cleme2", "errant", "gleu"]),
-              help="CLEME's main.py --metric: cleme (the default here) or cleme2 (--cleme2); its errant and gleu are "
+              help="CLEME's main.py --metric: cleme or cleme2 (as --cleme2); its errant and gleu are "
                    "`gecmetric m2 compare` and `gecmetric gleu`.")
 @click.option("--factors", metavar="H/W/U/O",
               help="CLEME2.0's factors of the aggregate [default: 0.45/0.35/0.15/0.05 at corpus level, "
@@ -80,13 +80,14 @@ def cleme(hypotheses: tuple[str, ...], gold_path: str, lang: str | None, assumpt
     prints them; the counts with as many decimals as fractions get).
 
     \b
-    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2
-    gecmetric cleme -hyp AMU.m2 -ref conll14.m2 --assumption independent --level sentence --unweighted
-    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref conll14.m2 --cleme2 --paired-bs
-    gecmetric cleme --ref conll14.m2 --hyp AMU.m2 --metric cleme --level corpus --assumption dependent
+    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref official-2014.combined.m2
+    gecmetric cleme -hyp AMU.m2 -ref official-2014.combined.m2 --assumption independent --level sentence --unweighted
+    gecmetric cleme -hyp AMU.m2 CAMB.m2 -ref official-2014.combined.m2 --cleme2 --paired-bs
+    gecmetric cleme --ref official-2014.combined.m2 --hyp AMU.m2 --metric cleme --level corpus --assumption dependent
 
-    The files are read in chunks of sentences (-p/--chunk-lines); the length weights and the
-    corpus choice of references need every sentence, so --sentence prints after the last chunk.
+    A system's M2 (AMU.m2) is what `gecmetric m2 annotate -orig INPUT -cor AMU -o AMU.m2` writes.
+    The files are read in chunks (-p/--chunk-lines); the length weights and the corpus choice of
+    references need every sentence, so --sentence prints after the last chunk.
     """
     out = ScoringOptions.take(options)
     fmt = out.format

@@ -47,9 +47,13 @@ def gotoscorer(hypotheses, reference, ref_id, names, weight_file, make_weights, 
     original prints them).
 
     \b
-    gecmetric gotoscorer -ref REF.m2 -hyp SYSTEMS.m2 -name AMU,CAMB,CUUI -cat 3
-    gecmetric gotoscorer -ref REF.m2 -hyp AMU.m2 CAMB.m2 CUUI.m2 -gen_w_file weights.txt
-    gecmetric gotoscorer -ref REF.m2 -hyp INPUT.m2 -w_file weights.txt
+    gecmetric gotoscorer -ref official-2014.combined.m2 -hyp SYSTEMS.m2 -name AMU,CAMB,CUUI -cat 3
+    gecmetric gotoscorer -ref official-2014.combined.m2 -hyp AMU.m2 CAMB.m2 CUUI.m2 -gen_w_file weights.txt
+    gecmetric gotoscorer -ref official-2014.combined.m2 -hyp INPUT.m2 -w_file weights.txt
+
+    SYSTEMS.m2, the systems in one file as `errant_parallel -cor AMU CAMB CUUI` writes it, is
+    `gecmetric m2 annotate -orig INPUT -cor AMU CAMB CUUI -o SYSTEMS.m2`; AMU.m2 and INPUT.m2
+    are `gecmetric m2 annotate -orig INPUT -cor AMU -o AMU.m2` (and -cor INPUT).
 
     The run engine reads the files in chunks of sentences (-p N: N chunks at once); a chunk's
     weights depend only on its sentences, so the numbers are those of the whole files at once.

@@ -59,7 +59,7 @@ def score(gold_path: str | None, hypotheses: tuple[str, ...], files: tuple[str, 
 
     \b
     gecmetric m2 score -s official-2014.combined.m2 -o AMU CAMB
-    gecmetric m2 score AMU official-2014.combined.m2      (the m2scorer's SYSTEM GOLD)
+    gecmetric m2 score AMU official-2014.combined.m2      # the m2scorer's SYSTEM GOLD
     """
     gold_path, hypotheses = positional_inputs(files, gold_path, hypotheses)
     scoring = ScoringOptions.take(options)

@@ -72,8 +72,11 @@ def meta_eval(ctx: click.Context, human: str, human_scores: tuple[str, ...], sys
     without scores are left out with a note on stderr; fewer than 5 systems give a warning.
 
     \b
-    gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT ... --metrics gleu green
-    gecmetric meta-eval --judgments gjg15.xml -s INPUT -r REF0 REF1 -o AMU CAMB ... --bootstrap 1000
+    gecmetric meta-eval --human gjg15 -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT --metrics gleu green
+    gecmetric meta-eval --judgments gjg15.xml -s INPUT -r REF0 REF1 -o AMU CAMB CUUI INPUT --bootstrap 1000
+
+    -o takes every system output you have of those the table or judgments score (GJG15: 12
+    systems and INPUT, 13); a correlation needs at least 3.
     """
     fmt = chosen_format("text")
     if fmt == "json":

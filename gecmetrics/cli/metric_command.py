@@ -87,6 +87,8 @@ def generated_command(info: Any) -> click.Command:
     description = _description(info.name)
     example = {M2: "-s GOLD.m2 -o HYP..." if hypothesis_kind != M2 else "-hyp HYP.m2... -ref GOLD.m2"}.get(
         reference_kind, "-s SRC -r REF... -o HYP..." if reference_kind != "none" else "-s SRC -o HYP...")
+    if "model" in names and metric_class.settings_class.__dataclass_fields__["model"].default is None:
+        example += " --model DIR"  # (SOME: no model it could fetch)
     help_text = (f"{description}.\n\n\b\ngecmetric {info.name} {example}\n\nPrints what `gecmetric compare "
                  f"--metrics {info.name}` prints (--sentence: a score per sentence); settings as in --metrics "
                  f"{info.name}:KEY=VALUE.")

@@ -34,7 +34,7 @@ def rank(judgments_path: str | None, ranking: str, ew_procedure: str, seed: int,
     first, with rank ranges ("2-4") and clusters from bootstrap resamples (cluster.py -by-rank).
 
     \b
-    gecmetric rank --judgments judgments.xml --bootstrap 1000 --seed 0
+    gecmetric rank --judgments gjg15.xml --bootstrap 1000 --seed 0       # GJG15's judgments.xml
     """
     from ..io.judgments import read_judgments
     from ..meta.report import Section, ranking_table, ranking_title
