@@ -69,11 +69,13 @@ def report(source, references, hypotheses, gold_m2, hypothesis_m2, html_path, js
     meta-evaluation figures.
 
     \b
-    gecmetric report -s INPUT -r REF0 REF1 --m2 official-2014.combined.m2 -o AMU CAMB CUUI --html report.html
+    gecmetric m2 annotate --from-m2 official-2014.combined.m2 --auto -o gold.auto.m2     # ERRANT's types
+    gecmetric report -s INPUT -r REF0 REF1 --m2 gold.auto.m2 -o AMU CAMB CUUI --html report.html
     gecmetric report -s INPUT -r REF0 REF1 -o AMU CAMB CUUI --json data.json --human gjg15
 
     The page is one file that loads nothing; --json writes the data it shows. Warnings about
-    the input (as compare prints them) go to stderr and into the page's summary.
+    the input (as compare prints them: a gold M2 of another type scheme) go to stderr and into
+    the page's summary.
     """
     if html_path is None and json_path is None:
         raise InputError("nothing to write: give --html PAGE.html and/or --json DATA.json")
