@@ -52,21 +52,17 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
     held in a temporary file past 8 MB: a file of any size; the M2 is written once whole, so a
     fault anywhere writes nothing, to a pipe either)."""
     import shutil
-    import tempfile
     from itertools import chain
 
     from ..io.atomic import output_group
     from ..io.para import para_batches
-    from .sentences import HELD_IN_MEMORY
+    from .sentences import held_back
 
     check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
     batches = para_batches(para)
     first = next(batches)  # (a file that cannot be read fails before the data files are loaded)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8") as held:
-        for records in chain([first], batches):
-            held.write(m2_text(annotator, para, records))
-        held.seek(0)
+    with held_back(m2_text(annotator, para, records) for records in chain([first], batches)) as held:
         with output_group() as outputs, outputs.output(output) as handle:
             shutil.copyfileobj(held, handle)
 

@@ -4,7 +4,8 @@ sentence lines, the m2scorer's per-sentence table), or every metric's of a run (
 vocabulary, or ``compare --sentence``'s table)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from contextlib import contextmanager
+from typing import IO, Any, Iterable, Iterator
 
 import click
 
@@ -50,16 +51,26 @@ def _family_lines(metric: Any, chunk: Any, names: list[str], report: Any, o: Any
 
 
 def echo_held(pieces: Iterable[str]) -> None:
-    """Text pieces printed once the last is made, held back until then (in a temporary file past
-    :data:`HELD_IN_MEMORY`): a line count, a byte or an M2 block found wrong near the end of the
-    input prints nothing (the rows before it looked like the whole output), only its error."""
+    """Text pieces printed once the last is made, held back until then (:func:`held_back`): a
+    line count, a byte or an M2 block found wrong near the end of the input prints nothing (the
+    rows before it looked like the whole output), only its error."""
+    with held_back(pieces) as held:
+        while block := held.read(1 << 16):
+            click.echo(block, nl=False)
+
+
+@contextmanager
+def held_back(pieces: Iterable[str]) -> Iterator[IO[str]]:
+    """Every piece written to a temporary file (in memory up to :data:`HELD_IN_MEMORY`), given
+    back rewound once the last is made: the output of a command that writes nothing before its
+    input is wholly read."""
     import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
 
     with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
-        held.writelines(pieces)
+        for piece in pieces:  # (writelines moves to the file only once every piece is in memory)
+            held.write(piece)
         held.seek(0)
-        while block := held.read(1 << 16):
-            click.echo(block, nl=False)
+        yield held
 
 
 def streamed_sentences(command: str, metrics: list[Any], files: CorpusFiles, report: Any, own_format: str | None,

@@ -313,7 +313,9 @@ def _read_chunks(executor: Executor, function: Callable[[Any], Any], files: Corp
 
 
 def _file_outcomes(run: _Run, files: CorpusFiles, chunk_lines: int | None) -> Iterator[tuple[Any, _Outcome]]:
-    """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`)."""
+    """(chunk source, outcome) of every chunk of the files, in order (see :func:`_chunk_results`),
+    read as the run's metrics read them (:func:`_read_as`)."""
+    files = _read_as(run, files)
     chunk_lines = _parallel_chunk_lines(files, run.executor, run.chunk_lines if chunk_lines is None else chunk_lines,
                                         even=chunk_lines is None)
     shown = files.shown_texts
@@ -391,7 +393,7 @@ def score_files(metrics: Sequence[Any], files: CorpusFiles, *, executor: Executo
                          "a corpus in memory is score_corpus's")
     run = _Run(resolve_metrics(metrics), files.hypothesis_names, executor, jobs, dask, progress, cache)
     try:
-        return _joined(run, _file_outcomes(run, _read_as(run, files), chunk_lines), len(files.references))
+        return _joined(run, _file_outcomes(run, files, chunk_lines), len(files.references))
     finally:
         run.finish()
 
@@ -449,8 +451,8 @@ def scored_chunks(metrics: Sequence[Any], inputs: CorpusFiles | Corpus, *, execu
     names = inputs.hypothesis_names if isinstance(inputs, CorpusFiles) else list(inputs.hypotheses)
     run = _Run(resolve_metrics(metrics), names, executor, jobs, None, progress, cache)
     try:
-        outcomes = _file_outcomes(run, _read_as(run, inputs), chunk_lines) if isinstance(inputs, CorpusFiles) \
-            else _corpus_outcomes(run, inputs, chunk_lines)
+        outcomes = _file_outcomes(run, inputs, chunk_lines) if isinstance(inputs, CorpusFiles) else \
+            _corpus_outcomes(run, inputs, chunk_lines)
         offset, observed = 0, []
         for source, outcome in outcomes:
             _merge_checks(run.checks, outcome.checks)
