@@ -48,7 +48,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gecmetrics"
 GENERIC = ("core", "io", "stats", "run", "meta", "output", "cli")
 METRIC_COMMANDS = {
     "cli/annotate.py",          # m2 annotate: ERRANT's errant_parallel / errant_m2
-    "cli/cherrant.py", "cli/cherrant_options.py",
+    "cli/cherrant.py", "cli/cherrant_options.py", "cli/cherrant_run.py",
     "cli/cleme.py",
     "cli/demo.py",              # demonstrates GLEU+ and GREEN and prints their own commands
     "cli/errant.py", "cli/errant_options.py",

@@ -14,8 +14,9 @@ import click
 from . import main
 from ..core.lang.zh.data import char_level_paths
 from .app import SharedOptionsGroup
-from .cherrant_options import (annotator_options, cherrant_options, compared, m2_text, make_annotator,
-                               make_comparer, read, report_options, write)
+from .cherrant_options import (annotator_options, cherrant_options, make_annotator, make_comparer, report_options,
+                               write_held)
+from .cherrant_run import compared, compared_pairs, pair_chunk
 from .common import check_verbose_format
 from .context import check_command_outputs
 from .errant_options import comparison_options, comparison_report, report_signature, warn_if_swapped
@@ -56,6 +57,7 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
 
     from ..io.atomic import output_group
     from ..io.para import para_batches
+    from ..io.para_m2 import m2_text
     from .sentences import held_back
 
     check_command_outputs([("-o", output)], [para, *char_level_paths(data_folder)])  # the data files too
@@ -105,25 +107,24 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
           end: int | None, max_answer_num: int | None, reference_num: int | None, digits: int | None,
           scale: float, **options: Any) -> None:
     """parallel_to_m2.py on both files, then compare_m2_for_evaluation.py, in one run: the same
-    numbers, with each distinct (source, target) pair aligned once for both files (the
-    comparison runs through the run engine, -p N chunks at once)."""
-    from ..io.m2 import parse_m2
+    numbers, with each distinct (source, target) pair aligned once for both files; the files are
+    annotated and compared a chunk of lines at a time (a file of any size; -p N: chunks compared
+    by N workers), and --hyp-m2/--ref-m2 are written once all is compared without error."""
+    from ..io.para_m2 import M2Pairs
+    from .sentences import held_file
 
     check_command_outputs([("--hyp-m2", hyp_m2), ("--ref-m2", ref_m2)], [hyp, ref, *char_level_paths(data_folder)])
     run, show_signature = _run_options(options), options.pop("show_signature")
     check_verbose_format(verbose)
     comparer = make_comparer(verbose, max_answer_num, reference_num, options)
-    records = {path: read(path) for path in (hyp, ref)}
-    annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
-    texts = {path: m2_text(annotator, path, records[path]) for path in (hyp, ref)}
-    blocks = {path: parse_m2(text, path, target_lines=True) for path, text in texts.items()}
-    for path, parsed in blocks.items():  # errors name the line of the .para file, not of its M2 text
-        for block, record in zip(parsed, records[path]):
-            block.line = record.line
-    result = compared(comparer, hyp, ref, start, end, run, (blocks[hyp], blocks[ref]))
+    with held_file() as hyp_held, held_file() as ref_held:
+        pairs = M2Pairs(hyp, ref, lambda: make_annotator(granularity, strategy, no_simplified, data_folder),
+                        start=start, end=end, held=(hyp_held if hyp_m2 else None, ref_held if ref_m2 else None),
+                        chunk=pair_chunk(run))
+        result = compared_pairs(comparer, pairs, run)
+        write_held([(hyp_m2, hyp_held), (ref_m2, ref_held)])
     # the M2 were made here: the signature says how, as `errant --lang zh` does for the same numbers
-    result.signature = result.signature.with_fields(("lang", "zh"), *annotator.language.signature_fields().items())
-    write({out: texts[path] for path, out in ((hyp, hyp_m2), (ref, ref_m2)) if out})  # once compared without error
+    result.signature = result.signature.with_fields(("lang", "zh"), *pairs.annotator.language.signature_fields().items())
     comparison_report(hyp, comparer, result, category_level, digits, scale)
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)

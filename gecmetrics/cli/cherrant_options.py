@@ -1,16 +1,16 @@
 """The options and helpers of ``gecmetric cherrant``'s commands: parallel_to_m2.py's options
-(the annotator), compare_m2_for_evaluation.py's own options, and reading, writing and reporting."""
+(the annotator), compare_m2_for_evaluation.py's own options, the comparer, the report's options
+and the M2 outputs (the runs are cherrant_run's)."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import click
 
-from ..errors import InputError, plural
+from ..errors import InputError
 from ..metrics.errant.metric import WORD_LEVEL_MESSAGE
-from .common import corpus_files, progress_unless, score
 from .numbers import INT
-from .shared import chosen_format, digits_option, format_options, run_options, scale_option, signature_option
+from .shared import digits_option, format_options, run_options, scale_option, signature_option
 from .errant_options import chosen_mode
 from .setting_options import given_settings
 
@@ -53,30 +53,18 @@ def cherrant_options(func: Callable) -> Callable:
     return func
 
 
-def write(texts: dict[str, str]) -> None:
-    """Each path's text; the files replace their targets together, or none does."""
+def write_held(outputs_held: list[tuple[str | None, Any]]) -> None:
+    """Each (path, held file) with a path: the files replace their targets together, or none does."""
+    import shutil
+
     from ..io.atomic import output_group
 
     with output_group() as outputs:
-        for path, text in texts.items():
-            with outputs.output(path) as handle:
-                handle.write(text)
-
-
-def read(para_path: str) -> list:
-    from ..io.para import read_para
-
-    return read_para(para_path)
-
-
-def m2_text(annotator, para_path: str, records: list) -> str:
-    parts = []
-    for record in records:
-        try:
-            parts.append(annotator.block(record.source, record.targets))
-        except InputError as err:  # e.g. a pair too long to align: the file and its line
-            raise InputError(str(err), para_path, record.line or None) from None
-    return "".join(parts)
+        for path, held in outputs_held:
+            if path:
+                held.seek(0)
+                with outputs.output(path) as handle:
+                    shutil.copyfileobj(held, handle)
 
 
 def make_comparer(verbose: bool, max_answer_num: int | None, reference_num: int | None, options: dict):
@@ -95,50 +83,3 @@ def report_options(func: Callable) -> Callable:
     """The output (ChERRANT's own report, or with --tsv, --json ... the table of `gecmetric
     errant`), --signature and the run (-p, --chunk-lines, --dask, --quiet)."""
     return signature_option(digits_option(None)(scale_option(format_options(run_options(func)))))
-
-
-def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | None, run: dict[str, Any],
-             blocks: tuple[list, list] | None = None) -> Any:
-    """ChERRANT's comparison of a hypothesis M2 with a reference M2 (files, or their ``blocks``),
-    through the run engine: the files chunk by chunk, or the blocks [start:end] (ChERRANT's
-    --start/--end, both or neither) as a corpus in memory."""
-    from ..io.corpus import Corpus
-    from ..io.m2 import read_m2
-    from ..metrics.m2.cherrant import selected_blocks
-    from ..run.engine import score_corpus
-
-    progress = progress_unless(chosen_format(None) == "json", "cherrant")
-    _check_reference_num(comparer, ref, start, end, blocks)
-    if blocks is None and start is None and end is None:
-        scored = score([comparer], corpus_files(None, (), (hyp,), ref, m2_hypotheses=True),
-                       progress=progress, **run)
-        return scored.result(scored.names[0], 0)
-    hyp_blocks, ref_blocks = blocks or (read_m2(hyp, target_lines=True), read_m2(ref, target_lines=True))
-    hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp)
-    if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} "
-                         f"but the reference {ref} has {len(ref_blocks)}", hyp)
-    corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})
-    corpus.check_blocks(hyp_blocks, hyp)
-    corpus.hypotheses[hyp] = hyp_blocks
-    return score_corpus([comparer], corpus, [hyp], jobs=run["jobs"], chunk_lines=run["chunk_lines"],
-                        progress=progress).result(hyp, 0)
-
-
-def _check_reference_num(comparer: Any, ref: str, start: int | None, end: int | None,
-                         blocks: tuple[list, list] | None) -> None:
-    """``--reference_num N`` with no sentence of N reference annotators (among ``--start``/
-    ``--end``'s) is an error: ChERRANT prints zero counts with P = R = F = 1.0 there, a perfect
-    score for nothing scored. The reference is read for it (not standard input, read once)."""
-    wanted = comparer.settings.reference_num
-    if wanted is None or (blocks is None and ref == "-"):
-        return
-    from ..io.m2 import read_m2
-
-    references = blocks[1] if blocks is not None else read_m2(ref, target_lines=True)
-    if start is not None and end is not None:
-        references = references[start:end]
-    comparison = comparer.make_comparison()
-    if references and not any(len(comparison.edit_tables(block)) == wanted for block in references):
-        raise InputError(f"--reference_num {wanted}: no sentence has {wanted} reference annotators, so nothing "
-                         "would be scored (ChERRANT prints P = R = F = 1.0 for it)", ref)

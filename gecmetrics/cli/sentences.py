@@ -64,12 +64,21 @@ def held_back(pieces: Iterable[str]) -> Iterator[IO[str]]:
     """Every piece written to a temporary file (in memory up to :data:`HELD_IN_MEMORY`), given
     back rewound once the last is made: the output of a command that writes nothing before its
     input is wholly read."""
-    import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
-
-    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
+    with held_file() as held:
         for piece in pieces:  # (writelines moves to the file only once every piece is in memory)
             held.write(piece)
         held.seek(0)
+        yield held
+
+
+@contextmanager
+def held_file() -> Iterator[IO[str]]:
+    """A temporary text file, in memory up to :data:`HELD_IN_MEMORY`: for output held back until
+    the input is wholly read (written piece by piece: ``writelines`` moves to the disk only once
+    every piece is in memory)."""
+    import tempfile  # (here: with shutil, bz2 and lzma, about 2 ms of every command's start otherwise)
+
+    with tempfile.SpooledTemporaryFile(HELD_IN_MEMORY, "w+", encoding="utf-8", errors="surrogateescape") as held:
         yield held
 
 

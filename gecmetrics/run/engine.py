@@ -352,8 +352,15 @@ def _corpus_outcomes(run: _Run, corpus: Corpus, chunk_lines: int | None) -> Iter
     # the texts named as the warnings name them: without names no chunk would be observed, and the
     # order warning said "at most 0 words" of every corpus in memory
     shown = corpus_text_names(corpus)
-    for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, shown)):
-        run.tick(outcome.size, corpus.size)
+    yield from _chunk_outcomes(run, chunks, corpus.size, lambda chunk: shown)
+
+
+def _chunk_outcomes(run: _Run, chunks: Iterable[Corpus], total: int,
+                    shown: Callable[[Corpus], list[str]] = corpus_text_names) -> Iterator[tuple[Any, _Outcome]]:
+    """(chunk, outcome) of chunks in memory, in order (``total``: the corpus's sentences, 0 when
+    not known before the last chunk)."""
+    for chunk, outcome in _mapped(run.executor, _run_task, chunks, lambda source: run.task(source, shown(source))):
+        run.tick(outcome.size, total)
         yield chunk, outcome
 
 
@@ -426,6 +433,31 @@ def score_corpus(metrics: Sequence[Any], corpus: Corpus, names: Sequence[str] | 
         return _joined(run, _corpus_outcomes(run, corpus, chunk_lines), len(corpus.references))
     finally:
         run.finish()
+
+
+def score_chunks(metrics: Sequence[Any], chunks: Iterable[Corpus], names: Sequence[str], *,
+                 executor: Executor | None = None, jobs: int = 1, dask: str | None = None,
+                 progress: ProgressCallback | None = None, cache: CacheSetting = None) -> Scored:
+    """Statistics of a corpus made chunk by chunk as it is read (each chunk a :class:`Corpus`
+    holding the hypotheses ``names``, its ``offset`` the sentences before it), for a corpus
+    that is never whole in memory: ``cherrant score`` annotates its para files a batch of lines
+    at a time. Chunks are taken as the workers need them; an error the chunks raise (after the
+    last one: files of different lengths) ends the run. As :func:`score_corpus` otherwise."""
+    from ..metrics.registry import resolve_metrics
+
+    run = _Run(resolve_metrics(metrics), check_sequence(names, "names", "hypothesis names"), executor, jobs, dask,
+               progress, cache)
+    try:
+        return _joined(run, _chunk_outcomes(run, _checked_chunks(chunks), 0))
+    finally:
+        run.finish()
+
+
+def _checked_chunks(chunks: Iterable[Any]) -> Iterator[Corpus]:
+    for chunk in chunks:
+        if not isinstance(chunk, Corpus):
+            raise InputError(f"score_chunks needs chunks that are each a Corpus, got {type(chunk).__name__}")
+        yield chunk
 
 
 def _hypothesis_names(names: Any, corpus: Corpus) -> list[str]:

@@ -54,13 +54,12 @@ def selected_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Block], st
     together or not at all). A selection of no sentence from files that have some is an error
     naming the flags: ChERRANT prints zero counts with P = R = F = 1.0 there, a perfect score
     for nothing scored. One of the two alone, which ChERRANT ignores, is an error too."""
-    if (start is None) != (end is None):
-        given, missing = ("--start", "--end") if end is None else ("--end", "--start")
-        raise InputError(f"{given} needs {missing}: ChERRANT scores the sentences [start:end] only when both are given")
+    from ...io.para_m2 import check_selection, no_selection
+
+    check_selection(start, end)
     if start is None or end is None:
         return hyp_blocks, ref_blocks
     chosen = hyp_blocks[start:end], ref_blocks[start:end]
     if hyp_blocks and not chosen[0] and not chosen[1]:
-        raise InputError(f"--start {start} --end {end} select none of its {plural(len(hyp_blocks), 'sentence')}",
-                         hyp_name)
+        raise no_selection(start, end, len(hyp_blocks), hyp_name)
     return chosen
