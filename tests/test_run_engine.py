@@ -241,3 +241,36 @@ def test_the_line_reader_refuses_a_nul_byte_in_the_piece_it_reads_naming_its_lin
     assert reader.read(2) == ["a", "b"]
     with pytest.raises(InputError, match=r"text:4: NUL byte"):
         reader.read(5)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_corpus_made_chunk_by_chunk_scores_as_the_whole(jobs) -> None:
+    """score_chunks (a corpus never whole: cherrant score's para files) gives score_corpus's
+    scores, each chunk taken once; an error the chunks raise after the last one ends the run."""
+    from gecmetrics.io.corpus import Corpus
+    from gecmetrics.run.engine import score_chunks, score_corpus
+
+    sources = [f"a b c {k} d e" for k in range(9)]
+    references = [[f"a b c {k} d f" for k in range(9)], [f"a c {k} d e" for k in range(9)]]
+    hypothesis = [f"a b {k} d e" if k % 2 else s for k, s in enumerate(sources)]
+    whole = Corpus(sources, references, {"h": hypothesis})
+    taken = []
+
+    def chunks(fail: bool = False):
+        for start in range(0, 9, 4):
+            taken.append(start)
+            yield whole.slice(start, min(start + 4, 9))
+        if fail:
+            raise InputError("found after the last chunk", "h")
+
+    expected = score_corpus(["gleu", "green"], whole, jobs=jobs)
+    scored = score_chunks(["gleu", "green"], chunks(), ["h"], jobs=jobs)
+    for k in range(2):
+        assert scored.result("h", k).score == expected.result("h", k).score
+    assert taken == [0, 4, 8]
+    with pytest.raises(InputError, match="found after the last chunk"):
+        score_chunks(["gleu"], chunks(fail=True), ["h"], jobs=jobs)
+    with pytest.raises(InputError, match="chunks that are each a Corpus, got list"):
+        score_chunks(["gleu"], [sources], ["h"])
+    with pytest.raises(InputError, match="names must be a sequence"):
+        score_chunks(["gleu"], chunks(), "h")
