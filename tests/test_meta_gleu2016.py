@@ -51,6 +51,27 @@ def test_brevity_penalty_is_the_2016_codes() -> None:
     assert get_metric("gleu", variant="official-2016") == GLEU(variant="official-2016")
 
 
+def test_sentence_scores_are_the_2016_formula_on_the_sentence() -> None:
+    """An empty or short output scored 1.0 with the 2016 brevity term (which does not penalize a
+    short hypothesis) and the gleu package's p_n = 1 for an order without n-grams, a rule that
+    package never applied to the 2016 code; a sentence's score is now the 2016 formula on its
+    statistics (0 when any is 0, as GLEU 2015's), equal to a one-sentence corpus's score."""
+    from gecmetrics.rewards import reward_function
+
+    source, reference = "She go to the school every day .", "She goes to school every day ."
+    metric = GLEU("official-2016")
+    outputs = ["", "She", "She goes to", "She goes to school every day .", "She goes to school every day",
+               "She goes to school every single day .", source, "He goes to school every day ."]
+    scores = metric.sentence_scores([source] * len(outputs), [[reference] * len(outputs)], outputs).scores
+    assert list(scores[:3]) == [0.0, 0.0, 0.0] and scores[3] == 1.0
+    for output, score in zip(outputs, scores):
+        assert score == metric.corpus_score([source], [[reference]], [output]).score, output
+    assert reward_function("gleu", variant="official-2016")(completions=["", "She"], source=[source] * 2,
+                                                           references=[[reference]] * 2) == [0.0, 0.0]
+    best = GLEU("official-2016", best_reference=True).sentence_scores([source], [[reference], ["She"]], ["She"])
+    assert best.scores[0] == 0.0   # (both references' sentence scores are 0: not 1.0 for "She" alone)
+
+
 def test_equal_to_the_2016_code_on_shared_outputs(conll14: Path) -> None:
     sources = read_lines(str(conll14 / "INPUT"))
     references = [read_lines(str(conll14 / "REF0")), read_lines(str(conll14 / "REF1"))]

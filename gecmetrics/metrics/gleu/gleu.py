@@ -435,7 +435,14 @@ class GLEU(NgramMetric):
 
     # ------------------------------------------------------------------ sentences
     def sentence_keys(self, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return sentence_keys(self.layout, stats)
+        score, per_order = sentence_keys(self.layout, stats)
+        if self.lengths_swapped:
+            # the 2016 code's formula on the sentence's statistics, so 0 when any is 0, as GLEU
+            # 2015's: the gleu package's sentence conventions (p_n = 1 for an order without
+            # n-grams) were never applied to the 2016 brevity term, which does not penalize a short
+            # hypothesis; with both, an empty or one-word output scored 1.0
+            score = corpus_gleu(self.layout, stats)
+        return score, per_order
 
     def best_references(self, stats: np.ndarray) -> np.ndarray:
         """Per sentence, the reference with the highest sentence GLEU (SPEC 2.4 ties)."""
