@@ -191,6 +191,11 @@ def test_an_assistant_message_without_content_is_the_empty_text():
     assert f(completions=odd, **columns) == empty
     with pytest.raises(InputError, match="not text"):
         f(completions=[[{"role": "assistant", "content": 3}]], **{k: v[:1] for k, v in columns.items()})
+    # a dict that is no chat message (a pipeline's output) is refused, not scored as an empty output
+    for other in ([{"generated_text": "He goes home ."}], {"text": "He goes home ."}, [{}]):
+        with pytest.raises(InputError, match="neither 'role' nor 'content'"):
+            f(completions=[other], **{k: v[:1] for k, v in columns.items()})
+    assert f(completions=[[{"content": "He goes home ."}]], **{k: v[:1] for k, v in columns.items()}) == [1.0]
 
 
 def test_a_completion_whose_edit_no_m2_line_holds_gets_the_fallback(spacy_model):

@@ -101,6 +101,11 @@ def completion_text(completion: Any, k: int = 0) -> str:
     if isinstance(completion, Mapping):
         completion = [completion]
     if isinstance(completion, Sequence) and completion and all(isinstance(m, Mapping) for m in completion):
+        for message in completion:  # ({"generated_text": ...}, {"text": ...} were scored as empty outputs)
+            if "role" not in message and "content" not in message:
+                raise InputError(f"completion {k} has a message with neither 'role' nor 'content' (its keys: "
+                                 f"{', '.join(map(str, message)) or 'none'}): give strings or chat messages",
+                                 "completions")
         answers = [m for m in completion if m.get("role", "assistant") == "assistant"]
         if answers:  # (no content, or None: an output cut off in its reasoning, an empty one, tool calls only)
             content = answers[-1].get("content")
