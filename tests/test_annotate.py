@@ -331,6 +331,19 @@ def test_word_list_order_explicit_then_environment_then_shipped(tmp_path, monkey
         load_word_list()
 
 
+def test_an_annotator_refuses_a_word_list_it_cannot_read_when_made(tmp_path):
+    """A missing word list was found only at the first spelling edit to classify: the same
+    Annotator annotated some sentences and refused others."""
+    from gecmetrics.metrics.errant import Annotator
+
+    with pytest.raises(InputError, match="word list not found"):
+        Annotator(word_list=str(tmp_path / "absent.txt"))
+    with pytest.raises(InputError, match="word_list must be a path, a set of words or None, got int"):
+        Annotator(word_list=3)
+    (tmp_path / "words.txt").write_text("cat\n", encoding="utf-8")
+    assert Annotator(word_list=tmp_path / "words.txt").classifier is not None
+
+
 def test_shipped_word_list_is_errants_by_checksum():
     """The shipped list is the 170,565 words of ERRANT 3.0.2's en_GB-large.txt (the peer test
     compares the words themselves); its checksum is the one its README records."""

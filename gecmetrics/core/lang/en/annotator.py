@@ -16,6 +16,7 @@ interface (the annotator's own edits go through it), with that annotator as its 
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 from ....errors import InputError, LineRefused
@@ -55,6 +56,10 @@ class Annotator:
         self.merge = merge
         self.lev = check_flag(lev, "lev")  # (bool("no") is True: a text was taken as yes)
         self.tokenise = check_flag(tokenise, "tokenise")
+        if word_list is not None and not isinstance(word_list, (set, frozenset)):
+            if not isinstance(word_list, (str, os.PathLike)):
+                raise InputError(f"word_list must be a path, a set of words or None, got {type(word_list).__name__}")
+            load_word_list(word_list)  # (a missing file is refused here, not at the first spelling edit)
         self._word_list = word_list
         self._classifier: Classifier | None = None
         self._parses: dict[tuple[str, bool], ParsedSentence] = {}
