@@ -482,6 +482,7 @@ def test_reannotated_empty_sentence_is_a_bare_s_line(spacy_model, tmp_path):
         assert (tmp_path / "out.m2").read_text(encoding="utf-8") == expected
     assert "give one" in one_line_error("m2", "annotate", str(gold), "--from-m2", str(gold), "-auto")
     assert "--auto and --gold" in one_line_error("m2", "annotate", str(gold))
+    assert "--auto and --gold do not go together" in one_line_error("m2", "annotate", str(gold), "--auto", "--gold")
     assert "-orig/-cor" in one_line_error("m2", "annotate", str(gold), "-auto", "-orig", str(gold), "-cor", str(gold))
 
 
@@ -560,6 +561,13 @@ def test_annotate_to_standard_output_refuses_unequal_files_before_writing(spacy_
                              str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet", "--chunk-lines", "2")
     assert (code, out) == (2, "") and err == f"gecmetric: error: {tmp_path / 'cor'}: has 11 lines but the source " \
         f"{tmp_path / 'src'} has 12\n"
+    # nor before a fault in a later chunk: the blocks before it looked like the whole M2
+    (tmp_path / "cor").write_text("".join(f"Line {k} is {'|||' if k == 9 else 'there'} .\n" for k in range(12)),
+                                  encoding="utf-8")
+    code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "src"), "-cor",
+                             str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet", "--chunk-lines", "2")
+    assert (code, out) == (2, "") and err.startswith(f"gecmetric: error: {tmp_path / 'cor'}:10: ") and \
+        err.count("\n") == 1, err
 
 
 def test_annotator_rejects_bad_arguments():

@@ -55,7 +55,8 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     gecmetric m2 annotate -auto official-2014.combined.m2 -out auto.m2               # errant_m2's own order
 
     Each distinct line of a chunk (--chunk-lines) is parsed once (the source once for all -cor
-    files); the M2 is written chunk by chunk, so memory stays near one chunk's needs. M2_FILE is
+    files); the M2 is written chunk by chunk (to standard output once all is annotated), so
+    memory stays near one chunk's needs. M2_FILE is
     --from-m2's file, given as errant_m2 takes it. Needs
     spaCy (pip install 'gecmetrics[errant]') and an English model (--spacy-model).
     """
@@ -82,12 +83,14 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
 
 
 def write_output(texts: Iterable[str], output: str | None) -> None:
-    """M2 texts (one per chunk, written as they come) to standard output without -o (or with
-    -o -), else to a file that appears only when complete (an error or an interrupt leaves no
-    partial file, and the old one, if any, as it was)."""
+    """M2 texts (one per chunk) to standard output without -o (or with -o -), held back until
+    the last chunk is made (a fault in a later chunk printed the earlier blocks, which looked
+    like the whole M2), else to a file that appears only when complete (an error or an interrupt
+    leaves no partial file, and the old one, if any, as it was)."""
     if output in (None, "-"):
-        for text in texts:
-            click.echo(text, nl=False)
+        from .sentences import echo_held
+
+        echo_held(texts)
         return
     with atomic_output(output) as handle:
         for text in texts:
@@ -107,7 +110,8 @@ def _reannotation(job, path: str, source: str | None, corrections: tuple[str, ..
     if source is not None or corrections:
         raise InputError("an M2 file to re-annotate (M2_FILE, --from-m2) does not go with -orig/-cor")
     if auto == gold:
-        raise InputError("re-annotating an M2 file (M2_FILE, --from-m2) needs one of --auto and --gold")
+        raise InputError("--auto and --gold do not go together: give one" if auto else
+                         "re-annotating an M2 file (M2_FILE, --from-m2) needs one of --auto and --gold")
     if tokenise:
         raise InputError("-tok does not go with an M2 file to re-annotate (M2 sources are tokenised already)")
     if auto and (no_min or old_cats):
