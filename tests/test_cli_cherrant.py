@@ -136,6 +136,21 @@ def test_compare_options_and_errors(data_folder: str, tmp_path: Path) -> None:
         "cherrant", "compare", "-hyp", str(ref), "-ref", str(ref), "-v", "--json")
 
 
+def test_filters_that_leave_nothing_or_name_no_chERRANT_type_are_warned_about(data_folder: str) -> None:
+    """-filt S M R W left nothing to compare and printed P = R = F = 1.0 without a word, and -filt
+    XYZ (no ChERRANT type) left nothing out without a word; m2 compare warns of both."""
+    m2 = str(DATA / "cherrant_pairs.m2")
+    for command in (["compare", "-hyp", m2, "-ref", m2], ["score", "-hyp", PAIRS, "-ref", PAIRS]):
+        code, stdout, stderr = run_cli("cherrant", *command, "-filt", "S", "M", "R", "W", "NA")
+        assert code == 0 and "0\t0\t0\t1.0\t1.0\t1.0" in stdout, stderr
+        assert stderr.startswith("gecmetric: warning: -filt S M R W NA left no edit to compare") and \
+            stderr.count("\n") == 1, stderr
+        code, stdout, stderr = run_cli("cherrant", *command, "-filt", "XYZ", "R:NOUN", "W")
+        assert code == 0 and stderr.count("\n") == 1 and \
+            "'XYZ' is not ChERRANT's form of an error type" in stderr, stderr
+    assert run_cli("cherrant", "compare", "-hyp", m2, "-ref", m2, "-filt", "R:NOUN", "S")[2] == ""
+
+
 def test_compare_start_and_end_selecting_no_block_is_one_line_error(data_folder: str, tmp_path: Path) -> None:
     """ChERRANT prints zero counts with P = R = F = 1.0 for an empty selection
     (`compare_m2_for_evaluation.py -hyp R -ref R --start 3 --end 3`): a perfect score for nothing

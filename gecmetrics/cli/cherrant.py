@@ -19,7 +19,8 @@ from .cherrant_options import (annotator_options, cherrant_options, make_annotat
 from .cherrant_run import compared, compared_pairs, pair_chunk
 from .common import check_verbose_format
 from .context import check_command_outputs
-from .errant_options import comparison_options, comparison_report, report_signature, warn_if_swapped
+from .errant_options import (comparison_options, comparison_report, report_signature, warn_if_swapped,
+                             warn_nothing_compared)
 from .numbers import INT
 from .options import GreedyCommand
 
@@ -88,6 +89,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     result = compared(comparer, hyp, ref, start, end, run)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     comparison_report(hyp, comparer, result, category_level, digits, scale)
+    warn_nothing_compared([hyp], [result])
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)
 
@@ -126,6 +128,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     # the M2 were made here: the signature says how, as `errant --lang zh` does for the same numbers
     result.signature = result.signature.with_fields(("lang", "zh"), *pairs.annotator.language.signature_fields().items())
     comparison_report(hyp, comparer, result, category_level, digits, scale)
+    warn_nothing_compared([hyp], [result])
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)
 

@@ -436,9 +436,11 @@ class EditComparisonMetric(TypeAveragedMetric):
         comparison = self.comparison()
         found = comparison.foreign_types(self.settings.filter_types, limit=len(self.settings.filter_types))
         if found:
+            form = comparison.filter_form[1] if comparison.filter_form else \
+                "operation:category, as R:NOUN, M:DET, U:PUNCT"
             warnings.warn(f"-filt/filter_types: {', '.join(map(repr, found))} {'is' if len(found) == 1 else 'are'} "
-                          f"not {comparison.label}'s form of an error type (operation:category, as R:NOUN, M:DET, "
-                          "U:PUNCT; or UNK): only edits typed exactly so are left out", stacklevel=3)
+                          f"not {comparison.label}'s form of an error type ({form}; or UNK): only edits typed "
+                          "exactly so are left out", stacklevel=3)
 
     def details(self, statistics: Any, sums: list[CorpusSums]) -> dict[str, Any]:
         """The running-F metrics' details; with the statistics' details, the error categories

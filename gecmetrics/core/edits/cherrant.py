@@ -50,6 +50,8 @@ class CherrantComparison(EditComparison):
     trace_layout: ClassVar[str] = "compare_m2_for_evaluation"  # its -v: ERRANT 2's layout
     reads_back_m2: ClassVar[bool] = False
     type_form: ClassVar[re.Pattern | None] = None  # its own types (S, M, R, W)
+    filter_form: ClassVar[tuple[re.Pattern, str] | None] = (
+        re.compile(r"[MRSW](?::[A-Z]+)?|NA"), "an operation, and at word level a category: S, M, R, W, R:NOUN, M:VERB; NA")
 
     def sharing_key(self) -> Any:
         return ("cherrant-reference", self.mode, self.single, self.multi, self.filter_types, self.max_answer_num)

@@ -304,13 +304,20 @@ class EditComparison:
         """The settings in use that read error types: -cse (compared) and -filt (dropped)."""
         return [flag for flag, used in (("-cse", self.mode == "cse"), ("-filt", bool(self.filter_types))) if used]
 
+    filter_form: ClassVar[tuple[re.Pattern, str] | None] = None
+    """The form of the types -filt takes and how the warning about others shows it, where it is
+    not :attr:`type_form` (ChERRANT's, whose M2 files are typed S, M, R, W, and R:NOUN ... at word
+    level)."""
+
     def foreign_types(self, types: Iterable[str], limit: int = 3) -> list[str]:
-        """Up to ``limit`` distinct error types, in order, not of :attr:`type_form`."""
+        """Up to ``limit`` distinct error types, in order, not of :attr:`type_form` (or
+        :attr:`filter_form`'s)."""
         found: list[str] = []
-        if self.type_form is not None:
+        form = self.filter_form[0] if self.filter_form is not None else self.type_form
+        if form is not None:
             for error_type in types:
                 if error_type not in found and error_type not in SCHEMELESS_TYPES and \
-                        not self.type_form.fullmatch(error_type):
+                        not form.fullmatch(error_type):
                     found.append(error_type)
                     if len(found) == limit:
                         break
