@@ -575,6 +575,11 @@ def test_corpus_files_of_the_wrong_kind_are_input_errors(tmp_path) -> None:
         with pytest.raises(InputError, match="hypotheses must be a sequence of file paths"):
             G.CorpusFiles(str(source), (), hypotheses)
     assert G.CorpusFiles(str(source), [], [str(source)]).hypotheses == (str(source),)
+    # paths as pathlib.Path, as read_lines, read_m2 and read_corpus take them (they were refused)
+    files = G.CorpusFiles(source, [source], [source], gold=None)
+    assert (files.source, files.references, files.hypotheses) == (str(source), (str(source),), (str(source),))
+    source.write_text("a b c d e f\n", encoding="utf-8")
+    assert G.score_files(["gleu"], files).result(str(source), 0).score == 1.0
 
 
 def test_confidence_levels_options_and_metric_names_of_the_wrong_kind_are_input_errors(tmp_path) -> None:

@@ -37,14 +37,18 @@ class CorpusFiles:
     """File names for messages: 'source', 'gold', 'reference K' (set from the paths)."""
 
     def __post_init__(self) -> None:
-        for name in ("references", "hypotheses", "hypothesis_m2"):
+        for name in ("references", "hypotheses", "hypothesis_m2"):  # (a pathlib.Path is kept as its str)
             value = getattr(self, name)
-            paths = check_sequence(value, name, "file paths")
+            paths = [os.fspath(path) if isinstance(path, os.PathLike) else path
+                     for path in check_sequence(value, name, "file paths")]
             if not all(isinstance(path, str) for path in paths):
                 raise InputError(f"{name} must be a sequence of file paths, got {shown_value(value)}")
             object.__setattr__(self, name, tuple(paths))
         for name in ("source", "gold"):
             value = getattr(self, name)
+            if isinstance(value, os.PathLike):
+                value = os.fspath(value)
+                object.__setattr__(self, name, value)
             if value is not None and not isinstance(value, str):
                 raise InputError(f"{name} must be a file path, got {value!r}")
         check_flag(self.m2_hypotheses, "m2_hypotheses")
