@@ -361,7 +361,14 @@ def test_bad_input_one_line_exit_2(toy: dict[str, str], tmp_path: Path) -> None:
     assert "at least 3 systems, got 2" in one_line_error(*args, "--systems", "good,bad")
     two = tmp_path / "two.xml"
     two.write_text(toy_xml({"good": TOY_RANKS["good"], "bad": TOY_RANKS["bad"]}))
-    assert "a ranking needs at least 3 systems" in one_line_error("rank", "--judgments", str(two))
+    assert "a ranking needs at least 3 systems compared with each other, the judgments rank 2: " in \
+        one_line_error("rank", "--judgments", str(two))
+    one = tmp_path / "one.xml"  # (its system is left out, with a warning: the message ended "rank 0: ")
+    one.write_text('<appraise-results><error-correction-ranking-result><ranking-item src-id="1" user="u">'
+                   '<translation rank="1" system="A"/></ranking-item></error-correction-ranking-result>'
+                   '</appraise-results>')
+    code, stdout, stderr = run_cli("rank", "--judgments", str(one))
+    assert code == 2 and stderr.rstrip().endswith("the judgments rank 0"), stderr
 
 
 def test_bad_option_combinations(toy: dict[str, str], tmp_path: Path) -> None:

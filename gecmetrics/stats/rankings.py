@@ -178,8 +178,9 @@ def ranked_judgments(judgments: Judgments) -> Judgments:
 
 def _check_systems(judgments: Judgments) -> None:
     if len(judgments.systems) < MIN_RANKED_SYSTEMS:
-        raise InputError(f"a ranking needs at least {MIN_RANKED_SYSTEMS} systems, the judgments rank "
-                         f"{len(judgments.systems)}: {', '.join(judgments.systems)}", judgments.source)
+        ranked = f": {', '.join(judgments.systems)}" if judgments.systems else ""
+        raise InputError(f"a ranking needs at least {MIN_RANKED_SYSTEMS} systems compared with each other, the "
+                         f"judgments rank {len(judgments.systems)}{ranked}", judgments.source)
 
 
 def expected_wins(judgments: Judgments, procedure: str = "plain", resamples: int = DEFAULT_RESAMPLES,
