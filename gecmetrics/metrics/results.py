@@ -264,8 +264,10 @@ def scores_signature(signature: "Signature", sentence: bool = False, mean: bool 
 
 class SentenceScores:
     """Per-sentence scores of one hypothesis (fractions): shape (D,) for one column, (columns, D)
-    for several, with the metric's signature (``fraction``: False for scores on a scale of their
-    own). Every metric's sentence scores are one (a family's may carry more per sentence).
+    for several (a family may keep the axis for one: GREEN's are (betas, D) whatever the number
+    of betas, as its corpus scores are per beta; ``len()`` is D either way), with the metric's
+    signature (``fraction``: False for scores on a scale of their own). Every metric's sentence
+    scores are one (a family's may carry more per sentence).
     ``signature`` is the metric's, as its corpus score has it; what cites these scores says which
     numbers: :meth:`to_dict` ``sentences:each``, :meth:`mean_dict` and ``str()`` (the mean)
     ``sentences:mean``, as the command's ``--sentence`` / ``--mean`` signatures."""
