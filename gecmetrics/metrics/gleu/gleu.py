@@ -316,7 +316,7 @@ def refuse_smoothed_corpus(metric: Any) -> None:
     without --sentence alike)."""
     if metric.settings.smooth:
         raise InputError(f"{metric.display_name}: smooth applies to sentence scores (--sentence, sentence_scores): "
-                         "the corpus score is not smoothed; leave smooth out")
+                         "the corpus score is not smoothed; leave smooth out", "smooth")  # (the setting, not a file)
 
 
 class GLEU(NgramMetric):
