@@ -1078,3 +1078,21 @@ def test_a_call_that_raises_leaves_the_stats_as_they_were():
         f(completions=["a b", "boom", "e"], source=["a", "c", "e"], references=[["a b"], ["d"], ["e"]])
     assert dict(vars(f.stats), reasons=dict(f.stats.reasons)) == kept and f.stats.calls == 1
     assert f(completions=["e"], source=["e"], references=[["e"]]) == [1.0] and f.stats.calls == 2
+
+
+def test_numpy_columns_and_candidates_are_the_lists_they_hold():
+    """A NumPy array of completions, of a column or of MBR candidates was refused ('must be a
+    list, got ndarray') where the metrics take one; it is now read as its list."""
+    import numpy as np
+
+    f = reward_function("gleu")
+    completions, sources = ["He goes home .", "He go home ."], ["He go home ."] * 2
+    references = [["He goes home ."]] * 2
+    assert f(completions=np.array(completions), source=np.array(sources), references=references) == \
+        f(completions=completions, source=sources, references=references)
+    candidates = [["a b c d e", "a b c d f", "a b c d e"], ["x y z w v", "x y z w", "x y z w v"]]
+    listed = mbr_select(candidates, "gleu", sources=["a b c d e", "x y z w v"])
+    arrays = mbr_select(np.array(candidates, dtype=object), "gleu", sources=np.array(["a b c d e", "x y z w v"]))
+    assert (arrays.choices, arrays.selected) == (listed.choices, listed.selected)
+    with pytest.raises(InputError, match="completions must be a list, got int"):
+        f(completions=3, source=sources[:1], references=references[:1])

@@ -228,6 +228,7 @@ class RewardFunction:
     def __call__(self, prompts: Any = None, completions: Any = None, **kwargs: Any) -> list[float]:
         if completions is None:
             raise InputError("no completions given (completions=[...])", "completions")
+        completions = _listed(completions)
         if isinstance(completions, (str, bytes)) or not isinstance(completions, Sequence):
             raise InputError(f"completions must be a list, got {type(completions).__name__}", "completions")
         texts = [_one_line(completion_text(c, k)) for k, c in enumerate(completions)]
@@ -279,6 +280,7 @@ class RewardFunction:
                 raise InputError(f"the column {name!r} is missing (one value per completion; the columns given: "
                                  f"{given or 'none'})", name)
             return None
+        values = _listed(values)
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
             raise InputError(f"the column {name!r} must be a list (one value per completion), got "
                              f"{type(values).__name__}", name)
@@ -775,6 +777,14 @@ def _not_texts(value: Any) -> str:
     return type(value).__name__
 
 
+def _listed(values: Any) -> Any:
+    """A NumPy array (or a pandas Series) of values as the list it holds, as the metrics take
+    them (its str items as str); anything else as it is."""
+    if getattr(values, "ndim", 0) >= 1 and callable(getattr(values, "tolist", None)):
+        return values.tolist()
+    return values
+
+
 def _check_mbr_sources(sources: Any, count: int, metric: Any) -> None:
     """``sources`` of :func:`mbr_select`: None, or one line per candidate list (each line's type is
     checked where it is read); None only for a metric that reads no source."""
@@ -822,6 +832,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     ``memo_size``: the reward lives for this call and keeps no values, and ``name``: nothing logs it)."""
     import numpy as np
 
+    candidates, sources = _listed(candidates), _listed(sources)
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Sequence):
         raise InputError(f"candidates must be a list (one list of texts per source), got {type(candidates).__name__}",
                          "candidates")
