@@ -534,7 +534,7 @@ def test_annotate_odd_whitespace_and_invisible_characters_as_errant(spacy_model,
                 "S x |||\nA 2 2|||M:NOUN|||y|||REQUIRED|||-NONE-|||0\n\n")
     code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "odd.src"),
                              "-cor", str(tmp_path / "odd.cor"), "--spacy-model", MODEL, "--quiet")
-    assert (code, err, out) == (0, "", expected)
+    assert (code, out) == (0, expected) and "1 blank line of 8 has no block" in err
 
 
 def test_annotate_reads_lines_as_every_command_not_as_errants_open(spacy_model, tmp_path):
@@ -568,6 +568,24 @@ def test_annotate_to_standard_output_refuses_unequal_files_before_writing(spacy_
                              str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet", "--chunk-lines", "2")
     assert (code, out) == (2, "") and err.startswith(f"gecmetric: error: {tmp_path / 'cor'}:10: ") and \
         err.count("\n") == 1, err
+
+
+def test_annotate_says_how_many_blank_source_lines_have_no_block(spacy_model, tmp_path):
+    """errant_parallel writes no block for a blank source line, and neither does m2 annotate (the
+    same bytes); it now says so on stderr (the M2 had fewer blocks than the files lines, without
+    a word), and a refused correction after a blank line names its own line (it named the line
+    of its block's number: one too early)."""
+    (tmp_path / "src").write_text("a b\n\n \nc d\n", encoding="utf-8")
+    (tmp_path / "cor").write_text("a c\nx\ny\nc e\n", encoding="utf-8")
+    for options in ([], ["--chunk-lines", "1"]):
+        code, out, err = run_cli("--no-cache", "m2", "annotate", "-orig", str(tmp_path / "src"), "-cor",
+                                 str(tmp_path / "cor"), "--spacy-model", MODEL, "--quiet", *options)
+        assert code == 0 and out.count("S ") == 2, err
+        assert err == f"gecmetric: warning: {tmp_path / 'src'}: 2 blank lines of 4 have no block, as " \
+            "errant_parallel writes none: the M2 has 2 blocks\n"
+    (tmp_path / "cor").write_text("a c\nx\ny\nc |||\n", encoding="utf-8")
+    assert one_line_error("m2", "annotate", "-orig", str(tmp_path / "src"), "-cor", str(tmp_path / "cor"),
+                          "--spacy-model", MODEL).startswith(f"gecmetric: error: {tmp_path / 'cor'}:4: the correction")
 
 
 def test_annotator_rejects_bad_arguments():

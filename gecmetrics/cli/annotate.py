@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, plural
 from ..io.atomic import atomic_output
 from ..io.m2 import format_m2
 from ..run.files import CorpusFiles, check_line_counts
@@ -79,7 +79,19 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
         check_command_outputs([("-o", output)], [*files.paths, *job.files_read()])
     chunks = map_chunks(job, files, jobs=jobs, dask=dask_address, chunk_lines=chunk_lines,
                         progress=progress_unless(False, "m2 annotate"))
-    write_output((blocks if isinstance(blocks, str) else format_m2(blocks) for _, _, blocks in chunks), output)
+    counts = [0, 0]  # sentences, blocks (errant_parallel writes no block for a blank source line)
+
+    def texts() -> Iterable[str]:
+        for _, size, blocks in chunks:
+            counts[0] += size
+            counts[1] += size if isinstance(blocks, str) or job.reannotate else len(blocks)
+            yield blocks if isinstance(blocks, str) else format_m2(blocks)
+
+    write_output(texts(), output)
+    if counts[1] < counts[0]:
+        click.echo(f"gecmetric: warning: {files.source}: {plural(counts[0] - counts[1], 'blank line')} of "
+                   f"{counts[0]} {'has' if counts[0] - counts[1] == 1 else 'have'} no block, as errant_parallel "
+                   f"writes none: the M2 has {counts[1]} blocks", err=True)
 
 
 def write_output(texts: Iterable[str], output: str | None) -> None:

@@ -429,10 +429,11 @@ class AnnotationJob:
             where = corpus.source_file() if err.set_index is None else \
                 self.hypotheses[err.hypothesis]
             raise LineRefused(str(err), where, corpus.offset + err.sentence + 1) from None
+        lines = [d for d, line in enumerate(corpus.sources) if line.strip()]  # a blank source line has no block
         for k, block in enumerate(blocks):  # errant_parallel writes such an edit as 7 fields no reader splits back
             for edit in block.edits:
                 if FIELD_SEPARATOR in edit.correction:
                     raise LineRefused(f"the correction {edit.correction!r} holds {FIELD_SEPARATOR!r}, the M2 field "
                                       f"separator: its edit line could not be read back",
-                                      self.hypotheses[edit.annotator], corpus.offset + k + 1)
+                                      self.hypotheses[edit.annotator], corpus.offset + lines[k] + 1)
         return blocks
