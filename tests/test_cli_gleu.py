@@ -218,3 +218,19 @@ def test_sentence_verbose_tables_are_the_gleu_packages(tmp_path, monkeypatch):
                                        "-d", "15"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout == SGLEU_VERBOSE
+
+
+def test_gleu0_sentence_verbose_tables_are_of_all_the_references_at_once(tmp_path, monkeypatch):
+    """`gleu0 --sentence -v` stopped with a TypeError traceback (its tables were asked per
+    reference, which GLEU 2015 merges): each sentence and hypothesis prints its references and
+    one table, whose total is the sentence's score."""
+    monkeypatch.chdir(tmp_path)
+    for name, text in [("S", "He go home now .\nShe walk .\n"), ("R0", "He goes home now .\nShe walks .\n"),
+                       ("R1", "He goes home now .\nShe walk .\n"), ("H", "He go home now .\nShe walks .\n")]:
+        (tmp_path / name).write_text(text)
+    code, out, err = run_cli("gleu0", "-s", "S", "-r", "R0", "R1", "-o", "H", "--sentence", "-v", "-d", "4")
+    assert code == 0, err
+    assert out.count("| total |") == 2 and out.count("S-1 ") == 1 and out.count("R-2-2 ") == 1 and "*" not in out
+    code, plain, err = run_cli("gleu0", "-s", "S", "-r", "R0", "R1", "-o", "H", "--sentence", "-d", "4")
+    totals = [line.split("|")[-2].strip() for line in out.splitlines() if line.startswith("| total |")]
+    assert totals == plain.split(), (totals, plain)

@@ -66,6 +66,7 @@ class GLEU2015(NgramMetric):
     signature_order = ("variant", "lambda", "n", "unit", "space", "refs", "smooth")
     positional = ("n", "unit")
     variant = "gleu0"
+    merges_references = True  # (its sentence tables, -v, are of all the references at once)
     best_reference = False
 
     @property
@@ -146,8 +147,11 @@ class GLEU2015(NgramMetric):
         score = self.score_from_sums(self.lambda_rows(rows))
         return GLEUSentenceScores(score.mean(axis=1), score, np.zeros(len(rows), np.int64), signature)
 
-    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int) -> GLEUResult:
-        """The per-order table of one sentence (its closest reference; verbose output)."""
+    def sentence_result(self, stats: np.ndarray, sentence: int, reference: int | None = None,
+                        penalty: np.ndarray | None = None) -> GLEUResult:
+        """The per-order table of one sentence against all its references at once (its closest
+        rows, as the score takes them: ``reference`` is not one of them; verbose output). ``penalty``:
+        as GLEU+'s (GLEU 2015 has no clamped penalty to show otherwise: unused)."""
         row = self.closest_rows(stats[sentence:sentence + 1])[0]
         return result_of(self.layout, self.lambda_rows(row), self.signature(stats.shape[1]), self.settings_dict(),
                          reported=row, swapped=True)

@@ -84,13 +84,17 @@ class GLEUReport:
         unclamped = getattr(metric, "unclamped_penalties", None)
         penalties = [unclamped(corpus.sources, corpus.references, corpus.hypotheses[name]) if unclamped else None
                      for name in names]
+        merged = getattr(metric, "merges_references", False)  # GLEU 2015: one table of all references
         for d in range(corpus.size):
             number = chunk.offset + d + 1
             for h, name in enumerate(names):
                 chosen = scores[h].chosen_references[d]
                 for r in range(len(corpus.references)):
-                    yield f"S-{number}   \t{corpus.sources[d]}"
-                    yield f"H-{number}-{h + 1} \t{corpus.hypotheses[name][d]}"
-                    yield f"R-{number}-{r + 1}{'*' if r == chosen else ' '}\t{corpus.references[r][d]}"
+                    if r == 0 or not merged:
+                        yield f"S-{number}   \t{corpus.sources[d]}"
+                        yield f"H-{number}-{h + 1} \t{corpus.hypotheses[name][d]}"
+                    yield f"R-{number}-{r + 1}{'*' if r == chosen and not merged else ' '}\t{corpus.references[r][d]}"
+                    if merged and r < len(corpus.references) - 1:
+                        continue
                     penalty = None if penalties[h] is None else penalties[h][d, r]
                     yield gleu_table(metric.sentence_result(statistics[h], d, r, penalty), digits)
