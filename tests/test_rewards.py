@@ -1094,5 +1094,9 @@ def test_numpy_columns_and_candidates_are_the_lists_they_hold():
     listed = mbr_select(candidates, "gleu", sources=["a b c d e", "x y z w v"])
     arrays = mbr_select(np.array(candidates, dtype=object), "gleu", sources=np.array(["a b c d e", "x y z w v"]))
     assert (arrays.choices, arrays.selected) == (listed.choices, listed.selected)
+    inner = mbr_select([np.array(texts) for texts in candidates], "gleu", sources=["a b c d e", "x y z w v"])
+    assert (inner.choices, inner.selected) == (listed.choices, listed.selected)
+    assert f(completions=completions, source=sources, references=[np.array(r) for r in references]) == \
+        f(completions=completions, source=sources, references=references)
     with pytest.raises(InputError, match="completions must be a list, got int"):
         f(completions=3, source=sources[:1], references=references[:1])

@@ -53,10 +53,8 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
     ``parallel_to_m2.py -f PARA -o M2 -g char`` writes (annotated a batch of lines at a time and
     held in a temporary file past 8 MB: a file of any size; the M2 is written once whole, so a
     fault anywhere writes nothing, to a pipe either)."""
-    import shutil
     from itertools import chain
 
-    from ..io.atomic import output_group
     from ..io.para import para_batches
     from ..io.para_m2 import m2_text
     from .sentences import held_back
@@ -66,8 +64,7 @@ def m2(para: str, output: str, granularity: str, strategy: str, no_simplified: b
     first = next(batches)  # (a file that cannot be read fails before the data files are loaded)
     annotator = make_annotator(granularity, strategy, no_simplified, data_folder)
     with held_back(m2_text(annotator, para, records) for records in chain([first], batches)) as held:
-        with output_group() as outputs, outputs.output(output) as handle:
-            shutil.copyfileobj(held, handle)
+        write_held([(output, held)])
 
 
 @cherrant.command("compare", cls=GreedyCommand)
@@ -89,7 +86,7 @@ def compare(hyp: str, ref: str, category_level: int | None, verbose: bool, start
     result = compared(comparer, hyp, ref, start, end, run)
     warn_if_swapped(hyp, ref)  # once the files have been read without error
     comparison_report(hyp, comparer, result, category_level, digits, scale)
-    warn_nothing_compared([hyp], [result])
+    warn_nothing_compared([hyp], [result], "compare_m2_for_evaluation.py")
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)
 
@@ -128,7 +125,7 @@ def score(hyp: str, ref: str, hyp_m2: str | None, ref_m2: str | None, granularit
     # the M2 were made here: the signature says how, as `errant --lang zh` does for the same numbers
     result.signature = result.signature.with_fields(("lang", "zh"), *pairs.annotator.language.signature_fields().items())
     comparison_report(hyp, comparer, result, category_level, digits, scale)
-    warn_nothing_compared([hyp], [result])
+    warn_nothing_compared([hyp], [result], "compare_m2_for_evaluation.py")
     if show_signature:
         click.echo(str(report_signature(result, category_level)), err=True)
 

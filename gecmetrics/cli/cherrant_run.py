@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InputError, plural
+from ..errors import InputError
 from .common import corpus_files, progress_unless, score
 from .shared import chosen_format
 
@@ -15,6 +15,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     or neither) as a corpus in memory."""
     from ..io.corpus import Corpus
     from ..io.m2 import read_m2
+    from ..io.para_m2 import unequal_lengths
     from ..metrics.m2.cherrant import selected_blocks
     from ..run.engine import score_corpus
 
@@ -30,8 +31,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
                                              start, end, hyp)
     _check_reference_num(comparer, ref_blocks, ref)
     if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} "
-                         f"but the reference {ref} has {len(ref_blocks)}", hyp)
+        raise unequal_lengths(len(hyp_blocks), len(ref_blocks), f"the reference {ref}", hyp)
     corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})
     corpus.check_blocks(hyp_blocks, hyp)
     corpus.hypotheses[hyp] = hyp_blocks

@@ -72,9 +72,9 @@ def warn_type_groups(metric: Any, results: Sequence[Any], category_level: int | 
         click.echo(f"gecmetric: warning: {note}", err=True)
 
 
-def warn_nothing_compared(names: Sequence[str], results: Sequence[Any]) -> None:
+def warn_nothing_compared(names: Sequence[str], results: Sequence[Any], tool: str = "compare_m2") -> None:
     """One line on stderr when -filt (or -single/-multi) leaves a system no edit to compare
-    (neither its own nor the reference's): its numbers stay compare_m2's (P = R = F = 1 of
+    (neither its own nor the reference's): its numbers stay the ``tool``'s (P = R = F = 1 of
     nothing compared), said to compare nothing."""
     empty = [name for name, result in zip(names, results)
              if result.tp == result.fp == result.fn == 0 and _edit_filters(result.settings)]
@@ -82,7 +82,7 @@ def warn_nothing_compared(names: Sequence[str], results: Sequence[Any]) -> None:
         flags = " ".join(_edit_filters(results[0].settings))
         whose = "" if len(names) == 1 else f" of {', '.join(empty)}"
         echo_warnings([f"gecmetric: warning: {flags} left no edit{whose} to compare (of the hypothesis or the "
-                       "reference): P = R = F = 1 is compare_m2's score of nothing compared"])
+                       f"reference): P = R = F = 1 is {tool}'s score of nothing compared"])
 
 
 def _edit_filters(settings: dict[str, Any]) -> list[str]:

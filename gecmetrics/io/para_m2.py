@@ -120,18 +120,33 @@ class M2Pairs:
             if size:
                 corpus = Corpus(None, [], {}, ref_side.blocks(items[1][:size]), {"gold": self.ref}, offset=offset)
                 blocks = hyp_side.blocks(items[0][:size])
-                corpus.check_blocks(blocks, self.hyp)
+                try:
+                    corpus.check_blocks(blocks, self.hyp)
+                except InputError:  # a line missing from one file: its length is the fault to say
+                    self._check_counts(offset, items, 0)
+                    raise
                 corpus.hypotheses[self.hyp] = blocks
                 yield corpus
                 offset += size
             if size < self.chunk:
                 break
+        self._check_counts(offset, items, size)
+
+    def _check_counts(self, offset: int, items: list[list], size: int) -> None:
+        """Both files read to their end: files of different lengths (after the selection) or a
+        selection of no sentence is an error (``offset`` sentences before ``items``, of which
+        ``size`` are given)."""
         hyp_count, ref_count = (offset + len(chosen) - size + side.rest() for side, chosen in zip(self.sides, items))
-        if hyp_side.total and not hyp_count and not ref_count:
-            raise no_selection(self.start, self.end, hyp_side.total, self.hyp)
+        if self.sides[0].total and not hyp_count and not ref_count:
+            raise no_selection(self.start, self.end, self.sides[0].total, self.hyp)
         if hyp_count != ref_count:
-            raise InputError(f"has {plural(hyp_count, 'sentence')} but the reference {self.ref} has {ref_count}",
-                             self.hyp)
+            raise unequal_lengths(hyp_count, ref_count, f"the reference {self.ref}", self.hyp)
+
+
+def unequal_lengths(hyp_count: int, ref_count: int, reference: str, hyp: str) -> InputError:
+    """The error of a hypothesis and a reference (``reference``: "the reference NAME") of different
+    numbers of sentences, naming the hypothesis."""
+    return InputError(f"has {plural(hyp_count, 'sentence')} but {reference} has {ref_count}", hyp)
 
 
 def no_selection(start: int | None, end: int | None, total: int, hyp: str) -> InputError:

@@ -306,6 +306,7 @@ class RewardFunction:
                              f"text of the sentence (or its Block), got {type(value).__name__}", name)
         if isinstance(value, str):
             value = [value]
+        value = _listed(value)
         if isinstance(value, Sequence) and value and all(isinstance(text, str) for text in value):
             for r, text in enumerate(value):
                 where = f"{name} {k}" + (f", reference {r}" if len(value) > 1 else "")
@@ -844,6 +845,7 @@ def mbr_select(candidates: Sequence[Sequence[str]], metric: Any, sources: Sequen
     _check_mbr_sources(sources, len(candidates), f.metric)
     completions, source_column, references, cells, fallen = [], [], [], [], []
     for k, texts in enumerate(candidates):
+        texts = _listed(texts)
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence) or not texts \
                 or not all(isinstance(t, str) for t in texts):
             raise InputError(f"candidates {k}: expected a non-empty list of texts, got {_not_texts(texts)}",

@@ -8,7 +8,6 @@ from typing import Sequence
 
 from ...core.edits.blocks import the_reference
 from ...core.edits.cherrant import CherrantComparison
-from ...errors import InputError, plural
 from ...io.m2 import Block, check_blocks
 from ..edit_comparison import CherrantSettings, ErrantResult, comparison_from
 from .compare import ErrantCompare
@@ -42,9 +41,9 @@ def compare_cherrant_blocks(hyp_blocks: Sequence[Block], ref_blocks: Sequence[Bl
     ref_blocks = check_blocks(ref_blocks, ref_name)
     hyp_blocks, ref_blocks = selected_blocks(hyp_blocks, ref_blocks, start, end, hyp_name)
     if len(hyp_blocks) != len(ref_blocks):
-        raise InputError(f"has {plural(len(hyp_blocks), 'sentence')} "
-                         f"but {the_reference(ref_name)} has {len(ref_blocks)}",
-                         hyp_name)
+        from ...io.para_m2 import unequal_lengths
+
+        raise unequal_lengths(len(hyp_blocks), len(ref_blocks), the_reference(ref_name), hyp_name)
     return comparer.compare(hyp_blocks, ref_blocks, hyp_name, ref_name)
 
 
