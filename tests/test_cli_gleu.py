@@ -234,3 +234,23 @@ def test_gleu0_sentence_verbose_tables_are_of_all_the_references_at_once(tmp_pat
     code, plain, err = run_cli("gleu0", "-s", "S", "-r", "R0", "R1", "-o", "H", "--sentence", "-d", "4")
     totals = [line.split("|")[-2].strip() for line in out.splitlines() if line.startswith("| total |")]
     assert totals == plain.split(), (totals, plain)
+
+
+def test_mean_prints_the_table_of_the_format_asked_for(small):
+    """--mean with --tsv, --markdown or --latex printed the family's bare lines, no header, as if
+    no format were asked: it prints compare's table of the sentence scores' means, the values of
+    the plain --mean, signed sentences:mean."""
+    src, ref0, ref1, hyp = small
+    for command, files in ((["gleu"], ["-o", hyp, src]), (["green", "-b", "0.5", "2"], ["-c", hyp, src]),
+                           (["gleu0", "-l", "0", "1"], ["-o", hyp, src])):
+        args = [*command, "-s", src, "-r", ref0, ref1, *files, "--mean", "-d", "4"]
+        code, plain, err = run_cli(*args)
+        assert code == 0, err
+        values = [line.split("\t")[1:] for line in plain.splitlines() if line.startswith((hyp, src))]
+        code, tsv, err = run_cli(*args, "--tsv")
+        rows = tsv.splitlines()
+        assert code == 0 and rows[0].startswith("system\t") and "(x100)" in rows[0], (tsv, err)
+        assert [row.split("\t")[1:] for row in rows[1:]] == values, (tsv, plain)
+        code, markdown, _ = run_cli(*args, "--markdown")
+        assert markdown.startswith("| system |") and "sentences:mean" in markdown
+        assert run_cli(*args, "--latex")[1].startswith("\\begin{tabular}")

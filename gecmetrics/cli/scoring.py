@@ -7,19 +7,18 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from ..core.aggregate import reducer_threads
-from ..core.table import ScoreFormat
 from ..errors import InputError
-from ..run.executors import check_jobs
 from ..run.files import CorpusFiles
 from ..metrics.results import scores_signature
-from .common import check_scale, check_verbose_format, echo_json_results, echo_report, echo_table, progress_unless, score
+from .common import check_scale, check_verbose_format, echo_json_results, echo_report, progress_unless, score
 from .given import refuse_idle_seed
 from .shared import (SENTENCE_HELP, chosen_digits, chosen_format, digits_option, format_options, run_options,
                      scale_option, signature_option)
-from .significance import check_paired_options, run_paired_tests, significance_options
+from .significance import check_paired_options, significance_options
 from .context import in_run
 from .sentences import echo_sentence_scores, streamed_sentences
+from .scoring_output import (corpus_results, echo_means, echo_paired_tests, echo_score_table,
+                             scores_signature_of)
 
 
 @dataclass
@@ -100,50 +99,20 @@ def run_scoring(name: str, metrics: Sequence[Any], files: CorpusFiles, report: A
         scored = o.run(metrics, files, name)
         references = scored.references
         if o.paired:
-            return _paired(metrics, scored, names, o)
+            return echo_paired_tests(metrics, scored, names, o)
         if o.sentence:
             echo_sentence_scores(scored, o.scale, o.digits, fmt)
         elif o.mean:
-            _mean(metrics, scored, names, report, o)
+            echo_means(metrics, scored, names, report, o)
         elif report is not None and (fmt is None or (own_format and fmt != "json")):
-            results = _results(metrics, scored, names, o.jobs)
+            results = corpus_results(metrics, scored, names, o.jobs)
             echo_report(report.corpus_text(metrics, names, results, o.digits, o.verbose), fmt, own_format,
-                        [_signature(metric, references, report) for metric in metrics])
+                        [scores_signature_of(metric, references, report) for metric in metrics])
         elif fmt == "json":
-            echo_json_results(((n, m, r) for n, per in zip(names, _results(metrics, scored, names, o.jobs))
+            echo_json_results(((n, m, r) for n, per in zip(names, corpus_results(metrics, scored, names, o.jobs))
                                for m, r in zip(metrics, per)), o.scale, level=getattr(report, "category_level", None))
         else:
-            from ..run.compare import comparison_table  # here: its imports cost a family's report 5% (GREEN word)
-
-            echo_table(comparison_table(scored, o.scale).as_table(o.digits, markdown=fmt == "markdown"), fmt or "text")
+            echo_score_table(scored, o)
     if o.show_signature or o.verbose:  # of the scores printed (sentence scores, their mean), as --json says
-        click.echo("\n".join(str(scores_signature(_signature(m, references, report), o.sentence, o.mean))
+        click.echo("\n".join(str(scores_signature(scores_signature_of(m, references, report), o.sentence, o.mean))
                               for m in metrics), err=True)
-
-
-def _signature(metric: Any, references: int, report: Any) -> Any:
-    """A metric's signature as ``report`` shows it (a macro average at a -cat level names it)."""
-    if not getattr(metric, "macro", False):
-        return metric.signature(references)
-    from ..metrics.type_average import level_signature  # here: GREEN's start-up imports no M2 code
-    return level_signature(metric.signature(references), True, getattr(report, "category_level", None))
-
-
-def _results(metrics: Sequence[Any], scored: Any, names: Sequence[str], jobs: int) -> list[list[Any]]:
-    with reducer_threads(check_jobs(jobs)):  # -p N also shares out a reduction that can use threads
-        return [[m.score_of(n, s, scored.references) for m, s in zip(metrics, scored.statistics[n])] for n in names]
-
-
-def _mean(metrics: Sequence[Any], scored: Any, names: Sequence[str], report: Any, o: ScoringOptions) -> None:
-    sentences = [[m.sentence_scores_of(n, s) for m, s in zip(metrics, scored.statistics[n])] for n in names]
-    if report is not None and o.format != "json":
-        return click.echo(report.mean_text(metrics, names, sentences, o.digits))
-    echo_json_results(((n, m, s) for n, per in zip(names, sentences) for m, s in zip(metrics, per)), o.scale, "mean")
-
-
-def _paired(metrics: Sequence[Any], scored: Any, names: Sequence[str], o: ScoringOptions) -> None:
-    from ..stats.significance import resamplers_for
-
-    run_paired_tests(resamplers_for(metrics, scored.references), names, [scored.statistics[n][0] for n in names],
-                     o.paired_bs, o.paired_ar, o.seed or 0, o.digits, o.format == "json",
-                     o.show_signature or o.verbose, printed=ScoreFormat.of(metrics[0], o.scale))

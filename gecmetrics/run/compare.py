@@ -341,16 +341,26 @@ def check_columns(metrics: Sequence[Any], references: int) -> None:
     metric_columns(metrics, references)
 
 
-def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None) -> Comparison:
+def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None = None,
+                     mean: bool = False) -> Comparison:
     """The table of a run (:func:`~gecmetrics.run.engine.score_corpus` or
     :func:`~gecmetrics.run.engine.score_files`); ``ranking`` (``ew`` or ``ts``): after each
     column of a metric with sentence scores, the systems' Expected Wins or TrueSkill mu from
-    the pairwise wins of their sentence scores (Goto et al. 2025, gec-metrics' settings)."""
+    the pairwise wins of their sentence scores (Goto et al. 2025, gec-metrics' settings);
+    ``mean``: the means of the sentence scores instead of the corpus scores (--mean)."""
     metrics = scored.metrics
     scale = check_scale(metrics, scale, fractions_beside=ranking == "ew")
     columns, signatures = metric_columns(metrics, scored.references)
-    results = scored.results()
-    values = {name: [float(results[name][c.metric_index].scores[c.part]) for c in columns] for name in scored.names}
+    if mean:
+        results = {name: [m.sentence_scores_of(name, s) for m, s in zip(metrics, scored.statistics[name])]
+                   for name in scored.names}
+        values = {name: [float(results[name][c.metric_index].mean_dict()["scores"][c.part]) for c in columns]
+                  for name in scored.names}
+        signatures = [scores_signature(signature, mean=True) for signature in signatures]
+    else:
+        results = scored.results()
+        values = {name: [float(results[name][c.metric_index].scores[c.part]) for c in columns]
+                  for name in scored.names}
     if ranking is not None:
         columns, values = _with_rankings(scored, columns, values, ranking)
     rows = [ComparisonRow(name, values[name]) for name in scored.names]
