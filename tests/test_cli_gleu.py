@@ -254,3 +254,14 @@ def test_mean_prints_the_table_of_the_format_asked_for(small):
         code, markdown, _ = run_cli(*args, "--markdown")
         assert markdown.startswith("| system |") and "sentences:mean" in markdown
         assert run_cli(*args, "--latex")[1].startswith("\\begin{tabular}")
+
+
+def test_gleu0_paired_tests_name_each_lambda(small):
+    """gleu0 -l 0 1 with a paired test titled both tables GLEU: which was which only the JSON
+    signature said."""
+    src, ref0, ref1, hyp = small
+    code, out, err = run_cli("gleu0", "-s", src, "-r", ref0, ref1, "-o", hyp, src, "-l", "0", "1",
+                             "--paired-bs", "20", "--tsv")
+    assert code == 0, err
+    assert {line.split("\t")[0] for line in out.splitlines()[1:] if line and not line.startswith("metric")} == \
+        {"GLEU lambda=0", "GLEU lambda=1"}

@@ -167,5 +167,6 @@ class GLEU2015(NgramMetric):
         return [" ".join([f"l{number_label(self.settings.lambda_)}", *self.settings.label_tokens()])]
 
     def paired_label(self, column: int = 0) -> str:
-        """The signature's name (``GLEU``)."""
-        return self.signature_name()
+        """The signature's name and the lambda (``GLEU lambda=0``), as GREEN's names its beta: two
+        lambdas' tables were both ``GLEU``."""
+        return f"{self.signature_name()} lambda={number_label(self.settings.lambda_)}"
