@@ -355,8 +355,11 @@ def test_a_metric_without_sentence_scores_says_so():
 
     metric = Corpus1()
     assert metric.corpus_score(SOURCES, REFERENCES, SOURCES).score == 2.0
-    with pytest.raises(InputError, match="has no sentence scores"):
+    with pytest.raises(InputError, match=r"has no sentence scores \(it declares has_sentence_scores False\)"):
         metric.sentence_scores(SOURCES, REFERENCES, SOURCES)
+    # a built-in metric says its own reason (the macro average is a corpus figure), not the attribute
+    with pytest.raises(InputError, match=r"m2 has no sentence scores \(average=macro: the macro average over error "):
+        get_metric("m2", average="macro").require_sentence_scores()
 
 
 # --------------------------------------------------------------------------- str and repr

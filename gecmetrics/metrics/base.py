@@ -546,12 +546,15 @@ class Metric(ABC):
         sentence has one, as every sentence of a metric that always scores does (the default)."""
         return None
 
+    no_sentence_scores_reason: ClassVar[str] = "it declares has_sentence_scores False"
+    """Why a metric without sentence scores has none, as :meth:`require_sentence_scores` says it."""
+
     def require_sentence_scores(self) -> None:
         """An InputError saying why, for a metric without sentence scores."""
         if not self.has_sentence_scores:
-            raise InputError(f"metric {self.display_name} has no sentence scores (has_sentence_scores is False): "
-                             "sentence-level meta-evaluation, sentence rankings and attribution need a score per "
-                             "sentence")
+            raise InputError(f"metric {self.display_name} has no sentence scores ({self.no_sentence_scores_reason}): "
+                             "sentence scores (--sentence), sentence-level meta-evaluation, sentence rankings and "
+                             "edit attribution need a score per sentence")
 
     def oriented(self, scores: Any) -> Any:
         """Scores turned so that higher is better (negated for a lower-is-better metric)."""

@@ -59,6 +59,8 @@ class TypeAveragedMetric(RunningFMetric):
         """The macro average is a corpus figure over error types: no sentence scores."""
         return not self.macro
 
+    no_sentence_scores_reason = "average=macro: the macro average over error types is a corpus figure"
+
     def type_average(self, rows: Sequence[Sequence[int]]) -> tuple[float, float, float]:
         """The macro P, R, F of per-type (TP, FP, FN) rows, in the order given."""
         raise NotImplementedError
