@@ -129,3 +129,22 @@ def test_m2_score_cli_per_type_and_macro(tmp_path, monkeypatch):
     assert not metric.has_sentence_scores and metric.column_names() == ["F0.5 macro"]
     with pytest.raises(InputError, match="no paired test"):
         metric.resampler(0, 1)
+
+
+def test_m2_score_warns_of_cat_1_and_2_groups_of_types_not_errants(tmp_path, monkeypatch):
+    """m2 score -cat 1/2 on a gold typed with NUCLE's types grouped 'ArtOrDet' as 'A' and
+    'tOrDet' without a word (m2 compare and errant warn); its untyped false positives,
+    '(none)', are not such a type."""
+    monkeypatch.chdir(tmp_path)
+    Path("hyp").write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    errant_typed = runner.invoke(main, ["m2", "score", "-s", str(DATA / "three.ref.m2"), "-o", "hyp", "-cat", "2"])
+    assert errant_typed.exit_code == 0 and errant_typed.stderr == "", errant_typed.stderr
+    nucle = Path("nucle.m2")
+    nucle.write_text((DATA / "three.ref.m2").read_text(encoding="utf-8").replace("R:VERB:SVA", "SVA")
+                     .replace("M:PUNCT", "Mec"), encoding="utf-8")
+    for level in ("1", "2"):
+        run = runner.invoke(main, ["m2", "score", "-s", str(nucle), "-o", "hyp", "-cat", level])
+        assert run.exit_code == 0 and run.stderr.count("\n") == 1 and \
+            f"warning: -cat {level} groups ERRANT's types" in run.stderr and "'SVA', 'Mec'" in run.stderr, run.stderr
+    assert runner.invoke(main, ["m2", "score", "-s", str(nucle), "-o", "hyp", "-cat", "3"]).stderr == ""

@@ -3,6 +3,7 @@ per-sentence P/R/F (with the annotator the corpus choice keeps), and with -v per
 edits and the running counts."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Iterator, Sequence
 
 from ...core import fscore
@@ -125,6 +126,7 @@ class M2Report:
                     verbose: bool) -> Table:
         rounds_to = metrics[0].rounds_to  # at 4 fraction decimals the m2scorer's figures
         if self.category_level is not None:
+            _warn_foreign_groups([r[0] for r in results], self.category_level)
             return type_table(names, [r[0] for r in results], self.category_level, self.scale, digits, rounds_to)
         printed = ScoreFormat.of(metrics[0], self.scale)
         rows = [[name, *(printed.cell(x, digits) for x in (r[0].precision, r[0].recall, r[0].f))]
@@ -143,6 +145,22 @@ class M2Report:
                 yield f"{name}\t{chunk.offset + d + 1}\t" + "\t".join(
                     printed.cell(x, digits) for x in (s.precision[d], s.recall[d], s.scores[d]))
         self.totals.update((name, tuple(int(x) for x in s.totals)) for name, s in zip(names, scores))
+
+
+def _warn_foreign_groups(results: Sequence[M2Result], level: int) -> None:
+    """A warning when -cat 1 or 2 groups types that are not ERRANT's (NUCLE's 'ArtOrDet' of the
+    CoNLL-2014 gold gave the groups 'A' and 'tOrDet'), as m2 compare and errant warn."""
+    from types import SimpleNamespace
+
+    from ...core.edits.compare import EditComparison
+    from ...core.edits.maxmatch import NO_TYPE
+    from ..edit_comparison import foreign_groups
+
+    typed = [SimpleNamespace(categories=[name for name in result.categories if name != NO_TYPE])  # (its FPs: untyped)
+             for result in results]
+    note = foreign_groups(EditComparison(), typed, level) if level in (1, 2) else None  # (-cat 3: the types as they are)
+    if note is not None:
+        warnings.warn(note)
 
 
 def type_table(names: Sequence[str], results: Sequence[M2Result], level: int, scale: float = 1.0,
