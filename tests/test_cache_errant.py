@@ -293,7 +293,9 @@ def test_two_processes_and_workers_fill_one_cache_at_once(spacy_model, tmp_path)
             for _ in range(2)]
     outputs = [process.communicate(timeout=600) for process in both]
     assert [process.returncode for process in both] == [0, 0], outputs
-    assert [out for out, _ in outputs] == [off[1], off[1]] and [err for _, err in outputs] == ["", ""]
+    # (a blank source line: both say it has no block, as the run without the cache does)
+    assert [out for out, _ in outputs] == [off[1], off[1]] and [err for _, err in outputs] == [off[2], off[2]]
+    assert off[2].count("\n") == 1 and "1 blank line of" in off[2]
     parses, edits = entries(folder, model_namespace(spacy_model)), entries(folder, edits_namespace(spacy_model))
     assert parses > 0 and edits > 0
     workers = subprocess.run(cli_command("--cache", folder, "errant", "-s", files["src"], "-r",

@@ -91,7 +91,7 @@ def annotate(source: str | None, corrections: tuple[str, ...], from_m2: str | No
     if counts[1] < counts[0]:
         click.echo(f"gecmetric: warning: {files.source}: {plural(counts[0] - counts[1], 'blank line')} of "
                    f"{counts[0]} {'has' if counts[0] - counts[1] == 1 else 'have'} no block, as errant_parallel "
-                   f"writes none: the M2 has {counts[1]} blocks", err=True)
+                   f"writes none: the M2 has {plural(counts[1], 'block')}", err=True)
 
 
 def write_output(texts: Iterable[str], output: str | None) -> None:
