@@ -164,7 +164,8 @@ def test_per_type_figures_are_not_sentence_scores(files):
     --macro --sentence (m2 compare, errant) ended in a message about the metric's attributes."""
     base = ["m2", "compare", "-hyp", files["s1.m2"], "-ref", files["ref.m2"], "--sentence"]
     for extra in (["-cat", "2"], ["--macro"], ["--f_average", "macro"]):
-        assert "-cat and --macro print corpus figures per error type: no --sentence" in one_line_error(*base, *extra)
+        assert "-cat and --macro print corpus figures per error type: not with --sentence" in \
+            one_line_error(*base, *extra)
     code, out, err = run_cli(*base)
     assert code == 0, err
 

@@ -265,3 +265,17 @@ def test_gleu0_paired_tests_name_each_lambda(small):
     assert code == 0, err
     assert {line.split("\t")[0] for line in out.splitlines()[1:] if line and not line.startswith("metric")} == \
         {"GLEU lambda=0", "GLEU lambda=1"}
+
+
+def test_several_lambdas_with_sentence_is_refused_naming_the_flag(small):
+    """gleu0 -l 0 1 --sentence printed the first lambda's sentence scores and dropped the others
+    without a word (-v too); compare --sentence prints a column for each."""
+    src, ref0, ref1, hyp = small
+    for command in (["gleu0"], ["gleu", "--variant", "gleu0"]):
+        for extra in ([], ["-v"], ["--tsv"], ["--json"]):
+            error = one_line_error(*command, "-s", src, "-r", ref0, ref1, "-o", hyp, "-l", "0", "1", "--sentence",
+                                   *extra)
+            assert "-l: --sentence prints one lambda's sentence scores" in error, error
+    code, out, err = run_cli("compare", "-s", src, "-r", ref0, ref1, "-o", hyp, "--sentence",
+                             "--metrics", "gleu0:lambda=0,gleu0:lambda=1")
+    assert code == 0 and "GLEU0 l0" in out.splitlines()[0] and "GLEU0 l1" in out.splitlines()[0], err

@@ -372,7 +372,7 @@ def test_errant_command_paired_tests(files, spacy_model):
     assert "--errant-compare does not go with --paired-bs" in one_line_error(
         "errant", "-s", files["src"], "-r", files["gold"], "-o", files["input"], files["good"], "--paired-bs",
         "--errant-compare")
-    assert "-cat and --macro print corpus figures per error type: no --sentence" in one_line_error(
+    assert "-cat and --macro print corpus figures per error type: not with --sentence" in one_line_error(
         "errant", "-s", files["src"], "-r", files["gold"], "-o", files["good"], "-cat", "2", "--sentence")
 
 

@@ -121,8 +121,8 @@ def test_m2_score_cli_per_type_and_macro(tmp_path, monkeypatch):
         refused = runner.invoke(main, ["compare", "-s", "src", "-r", "hyp", "-o", "hyp", "--m2", gold, "--metrics",
                                        "m2:cat=1"])
         assert refused.exit_code == 2 and "give average=macro with it" in refused.output, refused.output
-        for args, message in [(["--macro", "--paired-bs"], "no --sentence"), (["-cat", "2", "--sentence"], "-cat"),
-                              (["--macro", "--sentence-average"], "choose one")]:
+        for args, message in [(["--macro", "--paired-bs"], "not with a paired test"),
+                              (["-cat", "2", "--sentence"], "-cat"), (["--macro", "--sentence-average"], "choose one")]:
             out = runner.invoke(main, ["m2", "score", "-s", gold, "-o", "hyp", "hyp", *args])
             assert out.exit_code == 2 and message in out.output, out.output
     metric = M2Scorer(average="macro")

@@ -1100,3 +1100,9 @@ def test_numpy_columns_and_candidates_are_the_lists_they_hold():
         f(completions=completions, source=sources, references=references)
     with pytest.raises(InputError, match="completions must be a list, got int"):
         f(completions=3, source=sources[:1], references=references[:1])
+
+
+def test_a_metric_without_sentence_scores_is_refused_with_its_reason():
+    """The refusal named the attribute has_sentence_scores; it says the metric's reason."""
+    with pytest.raises(InputError, match=r"errant has no sentence scores \(average=macro: the macro average over"):
+        reward_function("errant", average="macro")

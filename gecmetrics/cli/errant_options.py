@@ -46,8 +46,8 @@ def check_corpus_figures(category_level: int | None, options: dict[str, Any], *,
     type rows were corpus figures and its total row the mean beside the summed counts)."""
     macro = options.get("macro") or options.get("average") == "macro"
     if (category_level is not None or macro) and (sentence or mean or paired):
-        raise InputError("-cat and --macro print corpus figures per error type: no --sentence, --mean or paired "
-                         "test with them")
+        given = next(flag for flag, on in (("--sentence", sentence), ("--mean", mean), ("a paired test", paired)) if on)
+        raise InputError(f"-cat and --macro print corpus figures per error type: not with {given}")
     if category_level is not None and options.get("sentence_average"):  # its total row mixed the two
         raise InputError("-cat prints corpus figures per error type and --sentence-average a mean over sentences: "
                          "a total row would put the mean beside the summed counts; give one of them")

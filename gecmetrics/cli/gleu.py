@@ -86,6 +86,7 @@ def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], 
     seed = test_seed if test_seed is not None else getattr(metrics[0].settings, "seed", None)  # --seed, as parsed
     scoring = dataclasses.replace(scoring, seed=seed)
     files = corpus_files(source, references, hypotheses)
-    if scoring.sentence:
-        metrics = metrics[:1]
+    if scoring.sentence and len(metrics) > 1:  # (the first lambda's were printed, the others dropped unsaid)
+        raise InputError("--sentence prints one lambda's sentence scores: give one -l value (compare --sentence "
+                         "--metrics gleu0:lambda=0,gleu0:lambda=1 prints a column for each)", "-l")
     run_scoring("gleu", metrics, files, GLEUReport(scoring.scale), scoring)

@@ -172,8 +172,8 @@ class RewardFunction:
 
             make_language(self.edit_language, False, **self.annotation)  # checked now, the annotator made later
         if not metric.has_sentence_scores:
-            raise InputError(f"metric {metric.display_name} has no sentence scores (has_sentence_scores is False): "
-                             "a reward needs one value per completion", "metric")
+            raise InputError(f"metric {metric.display_name} has no sentence scores "
+                             f"({metric.no_sentence_scores_reason}): a reward needs one value per completion", "metric")
         refusal = metric.candidate_refusal or metric.placeless_refusal  # (a completion is no corpus sentence)
         if refusal is not None:
             raise InputError(f"metric {metric.display_name} cannot score a sentence on its own: {refusal}", "metric")
