@@ -58,7 +58,7 @@ def gleu_metrics(variant: str, lambdas: tuple[str, ...], options: dict[str, Any]
                    "gleu0: the original 2015 GLEU with merged references.")
 @click.option("-l", "--lambda", "lambdas", cls=GreedyOption, metavar="FLOAT...",
               help="gleu0 only: weight(s) of the penalty for source n-grams not in the references, one column "
-                   "each [default: 0].")
+                   "each (one with --sentence) [default: 0].")
 @scoring_options(add_seed=False, verbose="Print per-order tables (gec-ranking's, x100).")
 def gleu(source: str, references: tuple[str, ...], hypotheses: tuple[str, ...], variant: str,
          lambdas: tuple[str, ...], **options: Any) -> None:
