@@ -16,6 +16,9 @@ FIELD_SEPARATOR = "|||"
 ALTERNATIVE_SEPARATOR = "||"
 DELETION = "-NONE-"
 NOOP_TYPE = "noop"
+NO_TYPE = "(none)"
+"""The type of a wrong system edit that overlaps no gold edit of the chosen annotator (the M2
+scorer's per-type counts)."""
 NOOP_SPAN = (-1, -1)
 
 MAX_ANNOTATOR_ID = 2**31 - 1

@@ -33,7 +33,7 @@ import numpy as np
 from ...errors import InputError, plural
 from .. import fscore
 from ..offsets import joined_offsets, ranges_index
-from .blocks import DELETION, NOOP_TYPE as NOOP, Block, Edit, check_blocks, same_sentence
+from .blocks import DELETION, NO_TYPE, NOOP_TYPE as NOOP, Block, Edit, check_blocks, same_sentence
 
 MODES = ("dt", "ds", "cs", "cse")
 DETECTION_MODES = ("dt", "ds")
@@ -50,9 +50,10 @@ EditKey = tuple
 EditTable = dict  # EditKey -> list of error types (one per edit line with that key)
 ERRANT_TYPE_FORM = re.compile(r"[MRU]:[A-Z]+(?::[A-Z]+)*")
 """ERRANT's error types: an operation and a category (``R:NOUN:NUM``; the generic annotator's
-``R:NOUN:FORM`` too). NUCLE's (``ArtOrDet``, ``Vt``: the CoNLL-2014 gold) are not; ``UNK`` and
-the ``noop`` of a block without edits belong to no scheme (:data:`SCHEMELESS_TYPES`)."""
-SCHEMELESS_TYPES = frozenset({UNKNOWN_TYPE, NOOP})
+``R:NOUN:FORM`` too). NUCLE's (``ArtOrDet``, ``Vt``: the CoNLL-2014 gold) are not; ``UNK``, the
+``noop`` of a block without edits and the M2 scorer's ``(none)`` of a wrong edit that overlaps no
+gold edit belong to no scheme (:data:`SCHEMELESS_TYPES`)."""
+SCHEMELESS_TYPES = frozenset({UNKNOWN_TYPE, NOOP, NO_TYPE})
 
 
 def errant_scores(tp: int, fp: int, fn: int, beta: float) -> tuple[float, float, float]:

@@ -5,12 +5,9 @@ correct ones are those matching a gold edit in order. The M2 scorer
 """
 from __future__ import annotations
 
-from .blocks import Block, Edit
+from .blocks import NO_TYPE, Block, Edit
 from .lattice import (DEFAULT_ARC_BUDGET, GoldEdit, SystemEdit, best_edit_sequence, build_lattice, match_in_order,
                       matched_gold)
-
-NO_TYPE = "(none)"
-"""The type of a wrong system edit that overlaps no gold edit of the chosen annotator."""
 
 
 def gold_edit(edit: Edit, tokens: list[str]) -> GoldEdit:

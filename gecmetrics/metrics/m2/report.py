@@ -150,15 +150,10 @@ class M2Report:
 def _warn_foreign_groups(results: Sequence[M2Result], level: int) -> None:
     """A warning when -cat 1 or 2 groups types that are not ERRANT's (NUCLE's 'ArtOrDet' of the
     CoNLL-2014 gold gave the groups 'A' and 'tOrDet'), as m2 compare and errant warn."""
-    from types import SimpleNamespace
-
     from ...core.edits.compare import EditComparison
-    from ...core.edits.maxmatch import NO_TYPE
     from ..edit_comparison import foreign_groups
 
-    typed = [SimpleNamespace(categories=[name for name in result.categories if name != NO_TYPE])  # (its FPs: untyped)
-             for result in results]
-    note = foreign_groups(EditComparison(), typed, level) if level in (1, 2) else None  # (-cat 3: the types as they are)
+    note = foreign_groups(EditComparison(), results, level) if level in (1, 2) else None  # (-cat 3: as they are)
     if note is not None:
         warnings.warn(note)
 
