@@ -33,8 +33,7 @@ def compared(comparer: Any, hyp: str, ref: str, start: int | None, end: int | No
     if len(hyp_blocks) != len(ref_blocks):
         raise unequal_lengths(len(hyp_blocks), len(ref_blocks), f"the reference {ref}", hyp)
     corpus = Corpus(None, [], {}, ref_blocks, {"gold": ref})
-    corpus.check_blocks(hyp_blocks, hyp)
-    corpus.hypotheses[hyp] = hyp_blocks
+    corpus.add_hypothesis_blocks(hyp, hyp_blocks)
     return score_corpus([comparer], corpus, [hyp], jobs=run["jobs"], chunk_lines=run["chunk_lines"],
                         progress=progress).result(hyp, 0)
 

@@ -71,8 +71,7 @@ def pt_errant(hypotheses: tuple[str, ...], references: tuple[str, ...], **option
         reference = merge_coders([read_m2(path) for path in references], [shown_path(path) for path in references])
         corpus = Corpus(None, [], {}, reference, {"gold": shown_path(references[0])})
         for path, name in zip(hypotheses, names):
-            corpus.check_blocks(blocks := read_m2(path), name)
-            corpus.hypotheses[name] = blocks
+            corpus.add_hypothesis_blocks(name, read_m2(path))
         scored = score_corpus([metric], corpus, names, progress=progress_unless(out.format == "json", "pt-errant"),
                               jobs=out.jobs, dask=out.dask_address, chunk_lines=out.chunk_lines,
                               cache=metric.run_context)

@@ -102,6 +102,13 @@ class Corpus:
                     place = f"line {number} of {where}"
                 raise InputError(f"the source of sentence {number} differs from {place}", name, block.line or None)
 
+    def add_hypothesis_blocks(self, name: str, blocks: Sequence[Any]) -> None:
+        """Hypothesis ``name`` as M2 blocks (a metric that reads hypothesis M2 against the gold),
+        checked to annotate the corpus's sentences first (:meth:`check_blocks`: errors name
+        ``name`` and the block's line)."""
+        self.check_blocks(blocks, name)
+        self.hypotheses[name] = blocks
+
     def add_hypothesis_m2(self, name: str, blocks: Sequence[Any], file_name: str | None = None) -> None:
         """Give text hypothesis ``name`` its M2 blocks (read from ``file_name``, for messages),
         checked against the sentences and against the text."""

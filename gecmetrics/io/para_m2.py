@@ -121,11 +121,10 @@ class M2Pairs:
                 corpus = Corpus(None, [], {}, ref_side.blocks(items[1][:size]), {"gold": self.ref}, offset=offset)
                 blocks = hyp_side.blocks(items[0][:size])
                 try:
-                    corpus.check_blocks(blocks, self.hyp)
+                    corpus.add_hypothesis_blocks(self.hyp, blocks)
                 except InputError:  # a line missing from one file: its length is the fault to say
                     self._check_counts(offset, items, 0)
                     raise
-                corpus.hypotheses[self.hyp] = blocks
                 yield corpus
                 offset += size
             if size < self.chunk:

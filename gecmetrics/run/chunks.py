@@ -61,8 +61,7 @@ class FileChunk:
         if files.m2_hypotheses:
             for name, part in zip(files.hypothesis_names, self.m2):
                 blocks = _read_blocks(part, files.target_lines)
-                corpus.check_blocks(blocks, name)
-                corpus.hypotheses[name] = blocks
+                corpus.add_hypothesis_blocks(name, blocks)
             return corpus
         corpus.hypotheses = dict(zip(files.hypotheses, rest[refs:]))
         for path, part in zip(files.hypotheses, self.m2):
