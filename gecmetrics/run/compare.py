@@ -354,8 +354,8 @@ def comparison_table(scored: Scored, scale: float = 100.0, ranking: str | None =
     if mean:
         results = {name: [m.sentence_scores_of(name, s) for m, s in zip(metrics, scored.statistics[name])]
                    for name in scored.names}
-        values = {name: [float(results[name][c.metric_index].mean_dict()["scores"][c.part]) for c in columns]
-                  for name in scored.names}
+        means = {name: [result.mean_dict()["scores"] for result in per] for name, per in results.items()}
+        values = {name: [float(means[name][c.metric_index][c.part]) for c in columns] for name in scored.names}
         signatures = [scores_signature(signature, mean=True) for signature in signatures]
     else:
         results = scored.results()
